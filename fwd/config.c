@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+static const char *const mode_names[LULL_FWD_N_MODES] = {
+	[LULL_FWD_IO] = "io",
+	[LULL_FWD_MAC] = "mac",
+	[LULL_FWD_MACSWAP] = "macswap",
+};
+
+const char *
+lull_fwd_mode_name(enum lull_fwd_mode mode)
+{
+	return mode < LULL_FWD_N_MODES ? mode_names[mode] : "?";
+}
+
+void
+lull_config_defaults(struct lull_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->n_rxq = 1;
+	cfg->n_rxd = 1024;
+	cfg->n_txd = 1024;
+	cfg->burst = 32;
+	cfg->mode = LULL_FWD_IO;
+	cfg->stats_period_s = 1;
+	cfg->drain_us = 100;
+	cfg->tx_retries = 0;
+	cfg->link_wait_ms = 9000;
+	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
+		cfg->peer_mac[p][0] = 0x02;
+		cfg->peer_mac[p][5] = (uint8_t)p;
+	}
+}
+
+static int
+fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static const char *
+expect_text(int ret)
+{
+	switch (ret) {
+	case -ERANGE:
+		return "out of range";
+	case -E2BIG:
+		return "too many items";
+	case -EEXIST:
+		return "repeated item";
+	default:
+		return "malformed";
+	}
+}
+
+enum opt_id {
+	OPT_HELP = 'h',
+	OPT_PMD_CORES = 256,
+	OPT_RXQ,
+	OPT_TXQ,
+	OPT_RXD,
+	OPT_TXD,
+	OPT_BURST,
+	OPT_MBUFS,
+	OPT_FWD_MODE,
+	OPT_PORT_PAIRS,
+	OPT_RXQ_PMD,
+	OPT_STATS_PERIOD,
+	OPT_DRAIN_US,
+	OPT_TX_RETRIES,
+	OPT_LINK_WAIT_MS,
+	OPT_ETH_PEER,
+};
+
+static const struct option long_opts[] = {
+	{"burst", required_argument, NULL, OPT_BURST},
+	{"drain-us", required_argument, NULL, OPT_DRAIN_US},
+	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
+	{"fwd-mode", required_argument, NULL, OPT_FWD_MODE},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"link-wait-ms", required_argument, NULL, OPT_LINK_WAIT_MS},
+	{"mbufs", required_argument, NULL, OPT_MBUFS},
+	{"pmd-cores", required_argument, NULL, OPT_PMD_CORES},
+	{"port-pairs", required_argument, NULL, OPT_PORT_PAIRS},
+	{"rxd", required_argument, NULL, OPT_RXD},
+	{"rxq", required_argument, NULL, OPT_RXQ},
+	{"rxq-pmd", required_argument, NULL, OPT_RXQ_PMD},
+	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
+	{"tx-retries", required_argument, NULL, OPT_TX_RETRIES},
+	{"txd", required_argument, NULL, OPT_TXD},
+	{"txq", required_argument, NULL, OPT_TXQ},
+	{NULL, 0, NULL, 0},
+};
+
+/** Bounds of the plain numeric options, one row each. */
+struct num_opt {
+	int id;
+	uint32_t min;
+	uint32_t max;
+	size_t offset;
+	size_t size;
+};
+
+#define NUM_OPT(id, min, max, field)                                                               \
+	{                                                                                          \
+		id, min, max, offsetof(struct lull_config, field),                                 \
+			sizeof(((struct lull_config *)0)->field)                                   \
+	}
+
+static const struct num_opt num_opts[] = {
+	NUM_OPT(OPT_RXQ, 1, LULL_MAX_QUEUES, n_rxq),
+	NUM_OPT(OPT_TXQ, 1, LULL_MAX_QUEUES, n_txq),
+	NUM_OPT(OPT_RXD, 16, 32768, n_rxd),
+	NUM_OPT(OPT_TXD, 16, 32768, n_txd),
+	NUM_OPT(OPT_BURST, 1, LULL_MAX_BURST, burst),
+	NUM_OPT(OPT_MBUFS, 1024, 16u << 20, n_mbufs),
+	NUM_OPT(OPT_STATS_PERIOD, 0, 3600, stats_period_s),
+	NUM_OPT(OPT_DRAIN_US, 1, 1000000, drain_us),
+	NUM_OPT(OPT_TX_RETRIES, 0, 1000000, tx_retries),
+	NUM_OPT(OPT_LINK_WAIT_MS, 0, 600000, link_wait_ms),
+};
+
+static const char *
+opt_name(int id)
+{
+	for (const struct option *o = long_opts; o->name != NULL; o++)
+		if (o->val == id)
+			return o->name;
+	return "?";
+}
+
+static int
+parse_num_opt(struct lull_config *cfg, const struct num_opt *o, const char *arg, char *err,
+	size_t errlen)
+{
+	uint32_t v;
+	int ret = lull_parse_u32(arg, o->min, o->max, &v);
+
+	if (ret < 0)
+		return fail(err, errlen, ret, "--%s: bad value '%s' (%s; expected an integer in %u..%u)",
+			opt_name(o->id), arg, expect_text(ret), o->min, o->max);
+	if (o->size == sizeof(uint16_t)) {
+		uint16_t v16 = (uint16_t)v;
+
+		memcpy((char *)cfg + o->offset, &v16, sizeof(v16));
+	} else {
+		memcpy((char *)cfg + o->offset, &v, sizeof(v));
+	}
+	return 0;
+}
+
+static int
+parse_fwd_mode(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	for (int m = 0; m < LULL_FWD_N_MODES; m++) {
+		if (strcmp(arg, mode_names[m]) == 0) {
+			cfg->mode = (enum lull_fwd_mode)m;
+			return 0;
+		}
+	}
+	return fail(err, errlen, -EINVAL, "--fwd-mode: bad value '%s' (expected io, mac or macswap)",
+		arg);
+}
+
+/* Calls item(cfg, text) for each comma-separated item; the item parser names the bad one. */
+static int
+for_each_item(struct lull_config *cfg, const char *opt, const char *arg, char *err, size_t errlen,
+	int (*item)(struct lull_config *, const char *, char *, size_t))
+{
+	const char *p = arg;
+
+	for (;;) {
+		char text[64];
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int ret;
+
+		if (len == 0 || len >= sizeof(text))
+			return fail(err, errlen, -EINVAL, "--%s: bad value '%s' (empty or too long item)",
+				opt, arg);
+		memcpy(text, p, len);
+		text[len] = '\0';
+		ret = item(cfg, text, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (comma == NULL)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+static int
+pair_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	char a_text[16];
+	const char *b_text = lull_split(text, ':', a_text, sizeof(a_text));
+	uint32_t a, b;
+
+	if (b_text == NULL || lull_parse_u32(a_text, 0, LULL_MAX_PORTS - 1, &a) < 0 ||
+		lull_parse_u32(b_text, 0, LULL_MAX_PORTS - 1, &b) < 0)
+		return fail(err, errlen, -EINVAL,
+			"--port-pairs: bad pair '%s' (expected PORT:PORT, ports 0..%d)", text,
+			LULL_MAX_PORTS - 1);
+	if (cfg->n_pairs == LULL_MAX_PORTS)
+		return fail(err, errlen, -E2BIG, "--port-pairs: too many pairs at '%s'", text);
+	cfg->pairs[cfg->n_pairs].a = (uint16_t)a;
+	cfg->pairs[cfg->n_pairs].b = (uint16_t)b;
+	cfg->n_pairs++;
+	return 0;
+}
+
+static int
+pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	char port_text[16], queue_text[16];
+	const char *rest = lull_split(text, ':', port_text, sizeof(port_text));
+	const char *core_text = rest ? lull_split(rest, '@', queue_text, sizeof(queue_text)) : NULL;
+	uint32_t port, queue, lcore;
+
+	if (core_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
+		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0 ||
+		lull_parse_u32(core_text, 0, LULL_MAX_LCORES - 1, &lcore) < 0)
+		return fail(err, errlen, -EINVAL,
+			"--rxq-pmd: bad assignment '%s' (expected PORT:QUEUE@CORE)", text);
+	for (unsigned int i = 0; i < cfg->n_pins; i++)
+		if (cfg->pins[i].port == port && cfg->pins[i].queue == queue)
+			return fail(err, errlen, -EEXIST,
+				"--rxq-pmd: queue %u:%u assigned twice at '%s'", port, queue, text);
+	if (cfg->n_pins == LULL_MAX_PINS)
+		return fail(err, errlen, -E2BIG, "--rxq-pmd: too many assignments at '%s'", text);
+	cfg->pins[cfg->n_pins++] = (struct lull_rxq_pin){
+		.port = (uint16_t)port, .queue = (uint16_t)queue, .lcore = lcore};
+	return 0;
+}
+
+static int
+parse_eth_peer(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	char port_text[16];
+	const char *mac_text = lull_split(arg, ',', port_text, sizeof(port_text));
+	uint32_t port;
+
+	if (mac_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
+		lull_parse_mac(mac_text, cfg->peer_mac[port]) < 0)
+		return fail(err, errlen, -EINVAL,
+			"--eth-peer: bad value '%s' (expected PORT,XX:XX:XX:XX:XX:XX)", arg);
+	return 0;
+}
+
+static int
+parse_pmd_cores(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	int ret = lull_parse_uint_list(arg, LULL_MAX_LCORES - 1, cfg->pmd_lcores, LULL_MAX_PMDS,
+		&cfg->n_pmds);
+
+	if (ret < 0)
+		return fail(err, errlen, ret, "--pmd-cores: bad value '%s' (%s; expected a list like 1,3-5 of lcores 0..%d)",
+			arg, expect_text(ret), LULL_MAX_LCORES - 1);
+	return 0;
+}
+
+int
+lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen)
+{
+	int opt, ret = 0;
+
+	optind = 0; /* 0, not 1: glibc then fully resets getopt, so parsing can run again */
+	opterr = 0; /* we print our own one-line errors */
+	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		const struct num_opt *num = NULL;
+
+		for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+			if (num_opts[i].id == opt)
+				num = &num_opts[i];
+		if (num != NULL) {
+			ret = parse_num_opt(cfg, num, optarg, err, errlen);
+			continue;
+		}
+		switch (opt) {
+		case OPT_HELP:
+			cfg->help = true;
+			break;
+		case OPT_PMD_CORES:
+			ret = parse_pmd_cores(cfg, optarg, err, errlen);
+			break;
+		case OPT_FWD_MODE:
+			ret = parse_fwd_mode(cfg, optarg, err, errlen);
+			break;
+		case OPT_PORT_PAIRS:
+			cfg->n_pairs = 0;
+			ret = for_each_item(cfg, "port-pairs", optarg, err, errlen, pair_item);
+			break;
+		case OPT_RXQ_PMD:
+			cfg->n_pins = 0;
+			ret = for_each_item(cfg, "rxq-pmd", optarg, err, errlen, pin_item);
+			break;
+		case OPT_ETH_PEER:
+			ret = parse_eth_peer(cfg, optarg, err, errlen);
+			break;
+		case ':':
+			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			if (optopt != 0 && optopt < 256)
+				ret = fail(err, errlen, -EINVAL, "unknown option '-%c' (see --help)",
+					optopt);
+			else
+				ret = fail(err, errlen, -EINVAL, "unknown option '%s' (see --help)",
+					argv[optind - 1]);
+			break;
+		}
+	}
+	if (ret == 0 && optind < argc)
+		ret = fail(err, errlen, -EINVAL, "unexpected argument '%s' (see --help)", argv[optind]);
+	return ret;
+}
+
+static int
+pmd_index(const struct lull_config *cfg, unsigned int lcore)
+{
+	for (unsigned int i = 0; i < cfg->n_pmds; i++)
+		if (cfg->pmd_lcores[i] == lcore)
+			return (int)i;
+	return -1;
+}
+
+static int
+resolve_pmds(struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen)
+{
+	if (cfg->n_pmds == 0) {
+		for (unsigned int l = 0; l < LULL_MAX_LCORES && cfg->n_pmds < LULL_MAX_PMDS; l++)
+			if (sys->lcore_enabled[l] && l != sys->main_lcore)
+				cfg->pmd_lcores[cfg->n_pmds++] = l;
+		if (cfg->n_pmds == 0)
+			return fail(err, errlen, -EINVAL,
+				"no PMD core: give EAL at least two lcores (e.g. -l 0,1; the first is the main lcore)");
+		return 0;
+	}
+	for (unsigned int i = 0; i < cfg->n_pmds; i++) {
+		unsigned int l = cfg->pmd_lcores[i];
+
+		if (l == sys->main_lcore)
+			return fail(err, errlen, -EINVAL,
+				"--pmd-cores: lcore %u is the EAL main lcore, which runs the control plane",
+				l);
+		if (!sys->lcore_enabled[l])
+			return fail(err, errlen, -EINVAL,
+				"--pmd-cores: lcore %u is not an EAL lcore (add it to EAL's -l list)", l);
+	}
+	return 0;
+}
+
+static int
+resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen)
+{
+	bool seen[LULL_MAX_PORTS] = {false};
+
+	if (cfg->n_pairs == 0) {
+		if (sys->n_ports % 2 != 0)
+			return fail(err, errlen, -EINVAL,
+				"odd number of ports (%u) for the default pairing 0<->1, 2<->3, ...: add a port or give --port-pairs (a port may pair with itself, e.g. 2:2)",
+				sys->n_ports);
+		for (unsigned int p = 0; p < sys->n_ports; p += 2)
+			cfg->pairs[cfg->n_pairs++] =
+				(struct lull_port_pair){.a = (uint16_t)p, .b = (uint16_t)(p + 1)};
+	}
+	for (unsigned int i = 0; i < cfg->n_pairs; i++) {
+		uint16_t a = cfg->pairs[i].a, b = cfg->pairs[i].b;
+
+		if (a >= sys->n_ports || b >= sys->n_ports)
+			return fail(err, errlen, -EINVAL,
+				"--port-pairs: pair %u:%u names a port that does not exist (%u ports)", a,
+				b, sys->n_ports);
+		if (seen[a] || (a != b && seen[b]))
+			return fail(err, errlen, -EINVAL,
+				"--port-pairs: port %u is in more than one pair", seen[a] ? a : b);
+		seen[a] = seen[b] = true;
+		cfg->dst_port[a] = b;
+		cfg->dst_port[b] = a;
+	}
+	for (unsigned int p = 0; p < sys->n_ports; p++)
+		if (!seen[p])
+			return fail(err, errlen, -EINVAL,
+				"--port-pairs: port %u is in no pair (every port is forwarded)", p);
+	return 0;
+}
+
+static int
+resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
+{
+	bool pinned[LULL_MAX_PORTS][LULL_MAX_QUEUES] = {{false}};
+	unsigned int next = 0;
+
+	for (unsigned int i = 0; i < cfg->n_pins; i++) {
+		const struct lull_rxq_pin *pin = &cfg->pins[i];
+		int pmd = pmd_index(cfg, pin->lcore);
+
+		if (pin->port >= cfg->n_ports)
+			return fail(err, errlen, -EINVAL,
+				"--rxq-pmd: %u:%u@%u: port %u does not exist (%u ports)", pin->port,
+				pin->queue, pin->lcore, pin->port, cfg->n_ports);
+		if (pin->queue >= cfg->n_rxq)
+			return fail(err, errlen, -EINVAL,
+				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)", pin->port,
+				pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
+		if (pmd < 0)
+			return fail(err, errlen, -EINVAL,
+				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port, pin->queue,
+				pin->lcore, pin->lcore);
+		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
+		pinned[pin->port][pin->queue] = true;
+	}
+	/* Round-robin the rest, queue-major so that one port's queues spread over PMDs. */
+	for (unsigned int q = 0; q < cfg->n_rxq; q++)
+		for (unsigned int p = 0; p < cfg->n_ports; p++)
+			if (!pinned[p][q])
+				cfg->rxq_pmd[p][q] = (uint16_t)(next++ % cfg->n_pmds);
+	for (unsigned int pmd = 0; pmd < cfg->n_pmds; pmd++) {
+		unsigned int n = 0;
+
+		for (unsigned int p = 0; p < cfg->n_ports; p++)
+			for (unsigned int q = 0; q < cfg->n_rxq; q++)
+				n += cfg->rxq_pmd[p][q] == pmd;
+		if (n > LULL_PMD_MAX_RXQS)
+			return fail(err, errlen, -E2BIG, "PMD on lcore %u would poll %u rx queues (max %d)",
+				cfg->pmd_lcores[pmd], n, LULL_PMD_MAX_RXQS);
+	}
+	return 0;
+}
+
+int
+lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen)
+{
+	int ret;
+
+	if (sys->n_ports == 0)
+		return fail(err, errlen, -ENODEV,
+			"no ports: give EAL a device, e.g. --vdev net_memif0 or a PCI address (-a)");
+	if (sys->n_ports > LULL_MAX_PORTS)
+		return fail(err, errlen, -E2BIG, "%u ports, at most %d are supported", sys->n_ports,
+			LULL_MAX_PORTS);
+	cfg->n_ports = sys->n_ports;
+	ret = resolve_pmds(cfg, sys, err, errlen);
+	if (ret == 0)
+		ret = resolve_pairs(cfg, sys, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (cfg->n_txq == 0)
+		cfg->n_txq = (uint16_t)cfg->n_pmds;
+	if (cfg->n_txq < cfg->n_pmds)
+		return fail(err, errlen, -EINVAL,
+			"--txq: bad value '%u' (each of the %u PMDs needs its own tx queue per port)",
+			cfg->n_txq, cfg->n_pmds);
+	ret = resolve_rxqs(cfg, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (cfg->n_mbufs == 0) {
+		/* Every rx and tx ring full, every tx buffer full, one burst in flight per PMD,
+		 * per-lcore mempool caches (256 each), plus slack. */
+		uint64_t n = (uint64_t)cfg->n_ports * (cfg->n_rxq * cfg->n_rxd + cfg->n_txq * cfg->n_txd);
+
+		n += (uint64_t)cfg->n_pmds * (cfg->n_ports + 1u) * cfg->burst;
+		n += (uint64_t)(cfg->n_pmds + 1) * 256 + 4096;
+		cfg->n_mbufs = n > (16u << 20) ? 16u << 20 : (uint32_t)n;
+	}
+	return 0;
+}
+
+void
+lull_config_usage(const char *prog)
+{
+	printf("Usage: %s [EAL options] -- [lull options]\n"
+	       "\n"
+	       "Poll-mode forwarder: every port EAL probes is polled and forwarded to its pair.\n"
+	       "\n"
+	       "Threads:\n"
+	       "  --pmd-cores LIST      lcores that run PMD threads, e.g. 1,3-5 (default: every EAL\n"
+	       "                        lcore but the main one)\n"
+	       "  --rxq-pmd LIST        pin rx queues: PORT:QUEUE@CORE,... (the rest round-robin)\n"
+	       "Ports:\n"
+	       "  --rxq N               rx queues per port (default 1)\n"
+	       "  --txq N               tx queues per port (default: one per PMD)\n"
+	       "  --rxd N               rx descriptors per queue (default 1024)\n"
+	       "  --txd N               tx descriptors per queue (default 1024)\n"
+	       "  --mbufs N             mbufs in the pool (default: enough to fill every ring)\n"
+	       "  --port-pairs LIST     A:B,... forward A<->B; A:A reflects (default 0:1,2:3,...)\n"
+	       "  --link-wait-ms MS     wait up to MS for links at start (default 9000)\n"
+	       "Forwarding:\n"
+	       "  --fwd-mode MODE       io (as is), mac (src = port MAC, dst = peer), macswap\n"
+	       "                        (default io)\n"
+	       "  --eth-peer P,MAC      dst MAC for tx port P in mac mode (default 02:00:00:00:00:P)\n"
+	       "  --burst N             rx burst and tx buffer size, 1..%d (default 32)\n"
+	       "  --drain-us US         flush a tx buffer at least every US under load (default 100;\n"
+	       "                        an idle poll flushes at once)\n"
+	       "  --tx-retries N        retry a refused tx N times before dropping (default 0)\n"
+	       "Output:\n"
+	       "  --stats-period S      print stats every S seconds, 0 = only at exit (default 1)\n"
+	       "  -h, --help            this text\n"
+	       "\n"
+	       "Example (two memif ports, PMD on lcore 1):\n"
+	       "  %s -l 0,1 --no-huge -m 512 --no-pci --file-prefix=lull \\\n"
+	       "     --vdev net_memif0,role=server,socket=/tmp/a.sock,socket-abstract=no \\\n"
+	       "     --vdev net_memif1,role=server,socket=/tmp/b.sock,socket-abstract=no -- --fwd-mode io\n",
+		prog, LULL_MAX_BURST, prog);
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The forwarder's configuration: one struct, parsed and validated once.
+ *
+ * No DPDK include, so the parser is unit-tested (and fuzzable) on its own.
+ * Parsing happens in two steps:
+ *  1. lull_config_parse(): the lull options (after "--"), before EAL starts,
+ *     so a bad option costs nothing and leaves nothing running;
+ *  2. lull_config_resolve(): checks against what EAL found (ports, lcores)
+ *     and fills the defaults that depend on it (PMD cores, pairing, rx-queue
+ *     assignment, mbuf count).
+ * Both write one line naming the option and the bad value into err and return
+ * a negative errno. Not thread-safe; called from the main thread only.
+ */
+#ifndef LULL_CONFIG_H
+#define LULL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LULL_MAX_PMDS     64  /**< PMD threads */
+#define LULL_MAX_PORTS    32  /**< = RTE_MAX_ETHPORTS of Debian's DPDK build */
+#define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
+#define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
+#define LULL_MAX_BURST    512
+#define LULL_MAX_PINS     256 /**< explicit port:queue@core assignments */
+#define LULL_PMD_MAX_RXQS 256 /**< rx queues one PMD can poll */
+
+enum lull_fwd_mode {
+	LULL_FWD_IO,      /**< forward as is */
+	LULL_FWD_MAC,     /**< rewrite src = tx port MAC, dst = peer MAC */
+	LULL_FWD_MACSWAP, /**< swap src and dst MAC */
+	LULL_FWD_N_MODES,
+};
+
+/** Explicit rx-queue to PMD assignment, "port:queue@core". */
+struct lull_rxq_pin {
+	uint16_t port;
+	uint16_t queue;
+	unsigned int lcore;
+};
+
+struct lull_port_pair {
+	uint16_t a;
+	uint16_t b;
+};
+
+struct lull_config {
+	/* PMD threads: EAL lcore ids; n_pmds == 0 until resolved = every worker lcore. */
+	unsigned int pmd_lcores[LULL_MAX_PMDS];
+	unsigned int n_pmds;
+
+	uint16_t n_rxq;  /**< rx queues per port */
+	uint16_t n_txq;  /**< tx queues per port; 0 = one per PMD */
+	uint16_t n_rxd;  /**< rx descriptors per queue */
+	uint16_t n_txd;  /**< tx descriptors per queue */
+	uint16_t burst;  /**< rx burst and tx buffer size */
+	uint32_t n_mbufs; /**< mbuf pool size; 0 = computed by resolve */
+	enum lull_fwd_mode mode;
+
+	struct lull_port_pair pairs[LULL_MAX_PORTS];
+	unsigned int n_pairs; /**< 0 = default 0<->1, 2<->3, ... */
+
+	struct lull_rxq_pin pins[LULL_MAX_PINS];
+	unsigned int n_pins;
+
+	uint32_t stats_period_s; /**< 0 = print only at exit */
+	uint32_t drain_us;       /**< longest a packet waits in a tx buffer under load */
+	uint32_t tx_retries;     /**< extra tx_burst tries before unsent packets are dropped */
+	uint32_t link_wait_ms;   /**< how long to wait for links at start */
+
+	uint8_t peer_mac[LULL_MAX_PORTS][6]; /**< dst MAC per tx port in mac mode */
+
+	bool help; /**< --help was given: print usage, start nothing */
+
+	/* Filled by lull_config_resolve(). */
+	unsigned int n_ports;
+	uint16_t dst_port[LULL_MAX_PORTS];                   /**< where rx of a port goes */
+	uint16_t rxq_pmd[LULL_MAX_PORTS][LULL_MAX_QUEUES]; /**< PMD index polling a queue */
+};
+
+/** What EAL found, for lull_config_resolve(). */
+struct lull_sys {
+	unsigned int n_ports;
+	unsigned int main_lcore;
+	bool lcore_enabled[LULL_MAX_LCORES];
+};
+
+/** Fill cfg with the defaults. */
+void lull_config_defaults(struct lull_config *cfg);
+
+/**
+ * Parse lull options. argv[0] is the program name; getopt state is reset, so
+ * it may be called repeatedly.
+ *
+ * @return 0, or a negative errno with a one-line message in err.
+ */
+int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen);
+
+/**
+ * Check cfg against the system and fill the derived fields.
+ *
+ * @return 0, or a negative errno with a one-line message in err.
+ */
+int lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err,
+	size_t errlen);
+
+/** Print the lull options and their defaults. */
+void lull_config_usage(const char *prog);
+
+/** Name of a forwarding mode ("io", "mac", "macswap"). */
+const char *lull_fwd_mode_name(enum lull_fwd_mode mode);
+
+#endif /* LULL_CONFIG_H */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lull [EAL options] -- [lull options]
+ *
+ * options -> EAL -> config check -> mbuf pool -> ports -> PMD threads ->
+ * wait for a signal (printing stats) -> stop PMDs -> close ports -> exit.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "config.h"
+#include "fwd.h"
+#include "stats.h"
+
+#define LULL_MAIN_TICK_MS 100 /* how often the main thread looks at the quit flag */
+
+static atomic_bool lull_quit; /* written by the signal handler, read by the main thread */
+static const char *lull_prog = "lull";
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&lull_quit, true); /* only this: the handler must stay async-signal-safe */
+}
+
+static bool
+quit_requested(void)
+{
+	return atomic_load(&lull_quit);
+}
+
+static void
+usage_hook(const char *prog)
+{
+	printf("\n");
+	lull_config_usage(prog);
+}
+
+/* Index of "--" in argv, or argc when there is none. */
+static int
+find_separator(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			return i;
+	return argc;
+}
+
+static struct lull_sys
+probe_sys(void)
+{
+	struct lull_sys sys = {.n_ports = rte_eth_dev_count_avail(),
+		.main_lcore = rte_get_main_lcore()};
+	unsigned int lcore;
+
+	RTE_LCORE_FOREACH(lcore)
+	{
+		if (lcore < LULL_MAX_LCORES)
+			sys.lcore_enabled[lcore] = true;
+	}
+	return sys;
+}
+
+static int
+create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	fwd->pool = rte_pktmbuf_pool_create("lull_mbufs", fwd->cfg.n_mbufs, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (fwd->pool == NULL) {
+		snprintf(err, errlen, "--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
+			fwd->cfg.n_mbufs, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+static int
+start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		int ret = lull_port_start(&fwd->ports[fwd->n_ports], id, &fwd->cfg, fwd->pool, err,
+			errlen);
+
+		fwd->n_ports++; /* closed at exit even when half set up */
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
+create_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	struct rte_ether_addr macs[LULL_MAX_PORTS];
+
+	for (unsigned int i = 0; i < fwd->n_ports; i++)
+		macs[fwd->ports[i].id] = fwd->ports[i].mac;
+	for (unsigned int i = 0; i < fwd->cfg.n_pmds; i++) {
+		int ret;
+
+		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, macs, &ret, err, errlen);
+		if (fwd->pmds[i] == NULL)
+			return ret;
+		fwd->n_pmds++;
+	}
+	return 0;
+}
+
+static int
+launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		struct lull_pmd *pmd = fwd->pmds[i];
+		int ret = rte_eal_remote_launch(lull_pmd_run, pmd, pmd->lcore);
+
+		if (ret < 0) {
+			snprintf(err, errlen, "PMD on lcore %u: launch: %s", pmd->lcore,
+				strerror(-ret));
+			return ret;
+		}
+		fwd->n_launched++;
+		printf("lull: PMD %u on lcore %u polls %u rx queue(s):", i, pmd->lcore,
+			pmd->n_rxqs);
+		for (unsigned int q = 0; q < pmd->n_rxqs; q++)
+			printf(" %u:%u->%u", pmd->rxqs[q].port, pmd->rxqs[q].queue,
+				pmd->rxqs[q].tx->port);
+		printf("\n");
+	}
+	return 0;
+}
+
+static void
+stop_pmds(struct lull_fwd *fwd)
+{
+	for (unsigned int i = 0; i < fwd->n_launched; i++)
+		lull_pmd_request_stop(fwd->pmds[i]);
+	for (unsigned int i = 0; i < fwd->n_launched; i++)
+		rte_eal_wait_lcore(fwd->pmds[i]->lcore);
+	fwd->n_launched = 0;
+}
+
+static void
+run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
+{
+	uint64_t period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
+	uint64_t next_tsc = rte_rdtsc() + period_tsc;
+
+	while (!quit_requested()) {
+		const struct timespec ts = {.tv_sec = 0, .tv_nsec = LULL_MAIN_TICK_MS * 1000000L};
+
+		nanosleep(&ts, NULL);
+		if (period_tsc != 0 && rte_rdtsc() >= next_tsc) {
+			lull_stats_print(stdout, fwd, prev, false);
+			next_tsc += period_tsc;
+		}
+	}
+}
+
+/* Every mbuf must be back in the pool once the ports are closed. */
+static int
+check_pool(const struct lull_fwd *fwd)
+{
+	unsigned int avail = rte_mempool_avail_count(fwd->pool);
+	unsigned int size = fwd->pool->size;
+
+	if (avail != size) {
+		fprintf(stderr, "lull: %u of %u mbufs not returned to the pool\n", size - avail,
+			size);
+		return -EFAULT;
+	}
+	printf("lull: mbufs: all %u back in the pool\n", size);
+	return 0;
+}
+
+/* Tear down whatever was set up; one path for success and every failure. */
+static int
+shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_final)
+{
+	int ret = 0;
+
+	stop_pmds(fwd);
+	if (print_final)
+		lull_stats_print(stdout, fwd, prev, true);
+	for (unsigned int i = 0; i < fwd->n_ports; i++)
+		lull_port_close(&fwd->ports[i]);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		lull_pmd_free(fwd->pmds[i]);
+	if (fwd->pool != NULL) {
+		ret = check_pool(fwd);
+		rte_mempool_free(fwd->pool);
+	}
+	return ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct lull_fwd fwd; /* large: keep it off the stack */
+	struct lull_stats_prev prev = {0};
+	char err[512] = "";
+	int sep = find_separator(argc, argv);
+	bool eal_up = false, running = false;
+	int ret, status = EXIT_FAILURE;
+
+	lull_prog = argv[0];
+	lull_config_defaults(&fwd.cfg);
+	/* lull options first: a bad one costs nothing and leaves nothing running. */
+	if (sep < argc) {
+		argv[sep] = argv[0]; /* getopt wants a program name in front */
+		ret = lull_config_parse(&fwd.cfg, argc - sep, argv + sep, err, sizeof(err));
+		argv[sep] = (char *)"--";
+		if (ret < 0)
+			goto end;
+		if (fwd.cfg.help) {
+			lull_config_usage(lull_prog);
+			return EXIT_SUCCESS;
+		}
+	}
+
+	rte_set_application_usage_hook(usage_hook);
+	ret = rte_eal_init(sep, argv);
+	if (ret < 0) {
+		snprintf(err, sizeof(err), "EAL: cannot initialise: %s", rte_strerror(rte_errno));
+		goto end;
+	}
+	eal_up = true;
+
+	struct lull_sys sys = probe_sys();
+
+	ret = lull_config_resolve(&fwd.cfg, &sys, err, sizeof(err));
+	if (ret < 0)
+		goto end;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	ret = create_pool(&fwd, err, sizeof(err));
+	if (ret == 0)
+		ret = start_ports(&fwd, err, sizeof(err));
+	if (ret == 0)
+		ret = create_pmds(&fwd, err, sizeof(err));
+	if (ret < 0)
+		goto end;
+	fwd.start_tsc = rte_rdtsc();
+	prev.tsc = fwd.start_tsc;
+	ret = launch_pmds(&fwd, err, sizeof(err));
+	if (ret < 0)
+		goto end;
+	running = true;
+	printf("lull: forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops\n",
+		lull_fwd_mode_name(fwd.cfg.mode), fwd.n_ports, fwd.n_pmds, fwd.cfg.burst);
+	/* Wait for links before anything can close the ports (net_memif crashes on a close
+	 * right after start). */
+	lull_port_wait_links(fwd.ports, fwd.n_ports, fwd.cfg.link_wait_ms, quit_requested);
+	run_until_signal(&fwd, &prev);
+	printf("\nlull: stopping\n");
+	status = EXIT_SUCCESS;
+end:
+	if (err[0] != '\0')
+		fprintf(stderr, "lull: %s\n", err);
+	if (eal_up) {
+		if (shutdown_all(&fwd, &prev, running) < 0)
+			status = EXIT_FAILURE;
+		rte_eal_cleanup();
+	}
+	return status;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "pmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+/* At stop, keep polling until a poll finds nothing, for at most this long. */
+#define LULL_DRAIN_MAX_US 10000
+
+/* tx_buffer error callback: retry a bounded number of times, then free and count. */
+static void
+txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
+{
+	struct lull_txq *txq = arg;
+	uint16_t sent = 0;
+
+	for (uint32_t r = 0; r < txq->retries && sent < n; r++)
+		sent += rte_eth_tx_burst(txq->port, txq->queue, pkts + sent, n - sent);
+	if (sent > 0)
+		lull_counter_add(&txq->sent, sent);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+		lull_counter_add(&txq->dropped, n - sent);
+	}
+}
+
+static int
+txq_init(struct lull_txq *txq, uint16_t port, uint16_t queue, const struct lull_config *cfg)
+{
+	txq->buf = rte_zmalloc_socket("lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(cfg->burst), 64,
+		rte_eth_dev_socket_id(port));
+	if (txq->buf == NULL)
+		return -ENOMEM;
+	rte_eth_tx_buffer_init(txq->buf, cfg->burst);
+	rte_eth_tx_buffer_set_err_callback(txq->buf, txq_unsent, txq);
+	txq->port = port;
+	txq->queue = queue;
+	txq->retries = cfg->tx_retries;
+	return 0;
+}
+
+struct lull_pmd *
+lull_pmd_create(const struct lull_config *cfg, unsigned int index,
+	const struct rte_ether_addr *port_macs, int *ret, char *err, size_t errlen)
+{
+	unsigned int lcore = cfg->pmd_lcores[index];
+	struct lull_pmd *pmd = rte_zmalloc_socket("lull_pmd", sizeof(*pmd), 64,
+		(int)rte_lcore_to_socket_id(lcore));
+
+	if (pmd == NULL) {
+		*ret = -ENOMEM;
+		snprintf(err, errlen, "PMD on lcore %u: out of memory", lcore);
+		return NULL;
+	}
+	pmd->lcore = lcore;
+	pmd->index = index;
+	pmd->burst = cfg->burst;
+	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * cfg->drain_us;
+	pmd->engine = lull_engine_get(cfg->mode);
+	atomic_init(&pmd->stop, false);
+
+	for (unsigned int p = 0; p < cfg->n_ports; p++) {
+		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
+			struct lull_rxq *rxq;
+			uint16_t dst = cfg->dst_port[p];
+			struct lull_txq *txq = &pmd->txqs[dst];
+
+			if (cfg->rxq_pmd[p][q] != index)
+				continue;
+			if (txq->buf == NULL) {
+				*ret = txq_init(txq, dst, (uint16_t)index, cfg);
+				if (*ret < 0) {
+					snprintf(err, errlen, "PMD on lcore %u: tx buffer: %s", lcore,
+						strerror(-*ret));
+					lull_pmd_free(pmd);
+					return NULL;
+				}
+				pmd->txq_list[pmd->n_txqs++] = txq;
+			}
+			rxq = &pmd->rxqs[pmd->n_rxqs++];
+			rxq->port = (uint16_t)p;
+			rxq->queue = (uint16_t)q;
+			rxq->tx = txq;
+			rxq->ctx.tx_mac = port_macs[dst];
+			memcpy(rxq->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst], RTE_ETHER_ADDR_LEN);
+		}
+	}
+	*ret = 0;
+	return pmd;
+}
+
+void
+lull_pmd_free(struct lull_pmd *pmd)
+{
+	if (pmd == NULL)
+		return;
+	for (unsigned int i = 0; i < pmd->n_txqs; i++)
+		rte_free(pmd->txq_list[i]->buf);
+	rte_free(pmd);
+}
+
+void
+lull_pmd_request_stop(struct lull_pmd *pmd)
+{
+	atomic_store_explicit(&pmd->stop, true, memory_order_release);
+}
+
+uint64_t
+lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < pmd->n_txqs; i++)
+		sum += lull_counter_read(dropped ? &pmd->txq_list[i]->dropped : &pmd->txq_list[i]->sent);
+	return sum;
+}
+
+uint64_t
+lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
+		if (port == UINT16_MAX || pmd->rxqs[i].port == port)
+			sum += lull_counter_read(&pmd->rxqs[i].rx);
+	return sum;
+}
+
+/* Phase 1: receive a burst, rewrite it (engine), buffer it for tx. */
+static inline uint16_t
+poll_rxq(const struct lull_pmd *pmd, struct lull_rxq *rxq)
+{
+	struct rte_mbuf *pkts[LULL_MAX_BURST];
+	struct lull_txq *tx = rxq->tx;
+	uint16_t n = rte_eth_rx_burst(rxq->port, rxq->queue, pkts, pmd->burst);
+	uint64_t sent = 0;
+
+	if (n == 0)
+		return 0;
+	lull_counter_add(&rxq->rx, n);
+	if (pmd->engine != NULL)
+		pmd->engine(pkts, n, &rxq->ctx);
+	for (uint16_t i = 0; i < n; i++)
+		sent += rte_eth_tx_buffer(tx->port, tx->queue, tx->buf, pkts[i]);
+	if (sent > 0)
+		lull_counter_add(&tx->sent, sent);
+	return n;
+}
+
+static inline uint32_t
+poll_all(struct lull_pmd *pmd)
+{
+	uint32_t n_rx = 0;
+
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
+		n_rx += poll_rxq(pmd, &pmd->rxqs[i]);
+	return n_rx;
+}
+
+/* Phase 2: send what the tx buffers hold. */
+static inline void
+flush_all(struct lull_pmd *pmd)
+{
+	for (unsigned int i = 0; i < pmd->n_txqs; i++) {
+		struct lull_txq *tx = pmd->txq_list[i];
+		uint16_t sent;
+
+		if (tx->buf->length == 0)
+			continue;
+		sent = rte_eth_tx_buffer_flush(tx->port, tx->queue, tx->buf);
+		if (sent > 0)
+			lull_counter_add(&tx->sent, sent);
+	}
+}
+
+/* Phase 3: account the iteration as busy or idle. */
+static inline void
+account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t cycles_tsc)
+{
+	lull_counter_add(&pmd->stats[LULL_PMD_ITERATIONS], 1);
+	if (n_rx > 0) {
+		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_ITERATIONS], 1);
+		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_TSC], cycles_tsc);
+	} else {
+		lull_counter_add(&pmd->stats[LULL_PMD_IDLE_TSC], cycles_tsc);
+	}
+}
+
+/* After a stop request: forward what is still queued, then flush. Bounded in time. */
+static void
+drain(struct lull_pmd *pmd)
+{
+	uint64_t start_tsc = rte_rdtsc();
+	uint64_t max_tsc = rte_get_tsc_hz() / 1000000 * LULL_DRAIN_MAX_US;
+	uint32_t n_rx;
+
+	do {
+		uint64_t t0_tsc = rte_rdtsc();
+
+		n_rx = poll_all(pmd);
+		flush_all(pmd);
+		account(pmd, n_rx, rte_rdtsc() - t0_tsc);
+	} while (n_rx > 0 && rte_rdtsc() - start_tsc < max_tsc);
+	flush_all(pmd);
+}
+
+int
+lull_pmd_run(void *arg)
+{
+	struct lull_pmd *pmd = arg;
+	uint64_t prev_tsc = rte_rdtsc();
+	uint64_t flushed_tsc = prev_tsc;
+	unsigned int tick = 0;
+
+	for (;;) {
+		/* 1. poll every rx queue, process, buffer tx */
+		uint32_t n_rx = poll_all(pmd);
+		uint64_t now_tsc = rte_rdtsc();
+
+		/* 2. flush: an empty poll flushes at once (nothing more to batch);
+		 *    under load, at least every drain interval */
+		if (n_rx == 0 || now_tsc - flushed_tsc >= pmd->drain_tsc) {
+			flush_all(pmd);
+			flushed_tsc = now_tsc;
+		}
+
+		/* 3. account */
+		account(pmd, n_rx, now_tsc - prev_tsc);
+		prev_tsc = now_tsc;
+
+		/* 4. housekeeping tick: control flags */
+		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {
+			tick = 0;
+			if (atomic_load_explicit(&pmd->stop, memory_order_acquire))
+				break;
+		}
+	}
+	drain(pmd);
+	return 0;
+}

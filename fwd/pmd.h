@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The PMD thread: one per PMD core, polling a thread-local list of rx queues.
+ *
+ * Threads: the control plane (main thread) creates a PMD, launches it on its
+ * lcore, reads its counters, asks it to stop and frees it after the lcore has
+ * returned. The data plane (the PMD thread) owns everything else. Each field
+ * says who writes (w) and who reads (r).
+ */
+#ifndef LULL_PMD_H
+#define LULL_PMD_H
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
+#include "config.h"
+#include "counters.h"
+#include "engine.h"
+
+/**
+ * Iterations between housekeeping ticks (stop/reload checks). An idle
+ * iteration over a few queues takes ~0.1 us, so a tick comes every ~100 us
+ * at most: the cost is one acquire load per 1024 polls, the price is that a
+ * stop request waits up to one tick.
+ */
+#define LULL_HOUSEKEEPING_ITERS 1024
+
+enum lull_pmd_stat {
+	LULL_PMD_ITERATIONS,
+	LULL_PMD_BUSY_ITERATIONS, /**< iterations that received at least one packet */
+	LULL_PMD_BUSY_TSC,        /**< cycles spent in busy iterations */
+	LULL_PMD_IDLE_TSC,        /**< cycles spent in iterations that received nothing */
+	LULL_PMD_N_STATS,
+};
+
+/** Tx toward one port from one PMD: a buffer and the PMD's own tx queue. */
+struct lull_txq {
+	struct rte_eth_dev_tx_buffer *buf; /**< ctl: w at create; dp: rw contents */
+	uint16_t port;                     /**< ctl: w at create; dp: r */
+	uint16_t queue;                    /**< ctl: w at create; dp: r */
+	uint32_t retries;                  /**< ctl: w at create; dp: r */
+	lull_counter_t sent;               /**< dp: w; ctl: r */
+	lull_counter_t dropped;            /**< dp: w; ctl: r (tx refused after retries, freed) */
+};
+
+/** One polled rx queue, snapshotted at create time. */
+struct lull_rxq {
+	uint16_t port;              /**< ctl: w at create; dp: r */
+	uint16_t queue;             /**< ctl: w at create; dp: r */
+	struct lull_txq *tx;        /**< ctl: w at create; dp: r; where its packets go */
+	struct lull_engine_ctx ctx; /**< ctl: w at create; dp: r */
+	lull_counter_t rx;          /**< dp: w; ctl: r; packets received */
+};
+
+struct lull_pmd {
+	/* Hot state of the data plane; set before launch, read-only while running. */
+	alignas(64) unsigned int n_rxqs;
+	unsigned int n_txqs;
+	uint16_t burst;
+	uint64_t drain_tsc;
+	lull_engine_fn *engine; /**< NULL in io mode */
+	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
+	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs this PMD uses, for flushes */
+	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */
+
+	/* Counters: dp: w (single writer); ctl: r. Own cache line. */
+	alignas(64) lull_counter_t stats[LULL_PMD_N_STATS];
+
+	/*
+	 * Control. stop: ctl stores true with release; dp loads it with acquire on
+	 * a housekeeping tick, drains, flushes and returns from its lcore function.
+	 */
+	alignas(64) atomic_bool stop;
+
+	/* Control-plane only. */
+	unsigned int lcore;
+	unsigned int index;
+};
+
+/**
+ * Allocate PMD number index of cfg and snapshot its rx queues and tx buffers.
+ *
+ * @return the PMD, or NULL with a message in err (errno-style code in *ret).
+ */
+struct lull_pmd *lull_pmd_create(const struct lull_config *cfg, unsigned int index,
+	const struct rte_ether_addr *port_macs, int *ret, char *err, size_t errlen);
+
+/** Free a PMD that is not running. */
+void lull_pmd_free(struct lull_pmd *pmd);
+
+/** lcore function (rte_eal_remote_launch): poll until asked to stop. */
+int lull_pmd_run(void *arg);
+
+/** Ask a running PMD to stop (returns at once; wait with rte_eal_wait_lcore()). */
+void lull_pmd_request_stop(struct lull_pmd *pmd);
+
+/** Sum of sent (or dropped, if dropped) over this PMD's tx queues. */
+uint64_t lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped);
+
+/** Packets this PMD received, from every rx queue or (port < UINT16_MAX) from one port. */
+uint64_t lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port);
+
+#endif /* LULL_PMD_H */

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "port.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_ethdev.h>
+
+static int
+check_desc(const char *opt, uint16_t n, const struct rte_eth_desc_lim *lim, const char *dev,
+	char *err, size_t errlen)
+{
+	uint16_t align = lim->nb_align ? lim->nb_align : 1;
+
+	if (n < lim->nb_min || n > lim->nb_max || n % align != 0) {
+		snprintf(err, errlen, "--%s: bad value '%u' for %s (it accepts %u..%u, a multiple of %u)",
+			opt, n, dev, lim->nb_min, lim->nb_max, align);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+check_queues(const char *opt, uint16_t n, uint16_t max, const char *dev, char *err,
+	size_t errlen)
+{
+	if (n > max) {
+		snprintf(err, errlen, "--%s: bad value '%u' for %s (it has at most %u)", opt, n, dev,
+			max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
+	const struct lull_config *cfg)
+{
+	memset(conf, 0, sizeof(*conf));
+	if (cfg->n_rxq > 1 && info->flow_type_rss_offloads != 0) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf =
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP) &
+			info->flow_type_rss_offloads;
+	}
+	/* Every mbuf comes from one pool with refcnt 1: let the driver free in bulk. */
+	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+}
+
+int
+lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *cfg,
+	struct rte_mempool *pool, char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	int socket = rte_eth_dev_socket_id(id);
+	int ret;
+
+	memset(port, 0, sizeof(*port));
+	port->id = id;
+	if (rte_eth_dev_get_name_by_port(id, port->name) != 0)
+		snprintf(port->name, sizeof(port->name), "port%u", id);
+	ret = rte_eth_dev_info_get(id, &info);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %u (%s): cannot read device info: %s", id, port->name,
+			strerror(-ret));
+		return ret;
+	}
+	ret = check_queues("rxq", cfg->n_rxq, info.max_rx_queues, port->name, err, errlen);
+	if (ret == 0)
+		ret = check_queues("txq", cfg->n_txq, info.max_tx_queues, port->name, err, errlen);
+	if (ret == 0)
+		ret = check_desc("rxd", cfg->n_rxd, &info.rx_desc_lim, port->name, err, errlen);
+	if (ret == 0)
+		ret = check_desc("txd", cfg->n_txd, &info.tx_desc_lim, port->name, err, errlen);
+	if (ret < 0)
+		return ret;
+
+	port_conf_for(&conf, &info, cfg);
+	ret = rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %u (%s): configure with %u rx / %u tx queues: %s", id,
+			port->name, cfg->n_rxq, cfg->n_txq, strerror(-ret));
+		return ret;
+	}
+	for (uint16_t q = 0; q < cfg->n_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(id, q, cfg->n_rxd, socket, NULL, pool);
+		if (ret < 0) {
+			snprintf(err, errlen, "--rxd: port %u (%s) refused %u rx descriptors: %s", id,
+				port->name, cfg->n_rxd, strerror(-ret));
+			return ret;
+		}
+	}
+	for (uint16_t q = 0; q < cfg->n_txq; q++) {
+		struct rte_eth_txconf txconf = info.default_txconf;
+
+		txconf.offloads = conf.txmode.offloads;
+		ret = rte_eth_tx_queue_setup(id, q, cfg->n_txd, socket, &txconf);
+		if (ret < 0) {
+			snprintf(err, errlen, "--txd: port %u (%s) refused %u tx descriptors: %s", id,
+				port->name, cfg->n_txd, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = rte_eth_dev_start(id);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %u (%s): start: %s", id, port->name, strerror(-ret));
+		return ret;
+	}
+	port->started = true;
+	/* An L2 forwarder takes every frame; devices without the switch simply lack it. */
+	ret = rte_eth_promiscuous_enable(id);
+	if (ret < 0 && ret != -ENOTSUP)
+		fprintf(stderr, "lull: port %u (%s): promiscuous mode: %s (continuing)\n", id,
+			port->name, strerror(-ret));
+	ret = rte_eth_macaddr_get(id, &port->mac);
+	if (ret < 0)
+		memset(&port->mac, 0, sizeof(port->mac));
+	return 0;
+}
+
+unsigned int
+lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t timeout_ms,
+	bool (*should_stop)(void))
+{
+	const uint32_t step_ms = 50;
+	unsigned int down = n;
+
+	for (uint32_t waited_ms = 0;; waited_ms += step_ms) {
+		const struct timespec ts = {.tv_sec = 0, .tv_nsec = step_ms * 1000000L};
+
+		down = 0;
+		for (unsigned int i = 0; i < n; i++) {
+			struct rte_eth_link link;
+
+			if (rte_eth_link_get_nowait(ports[i].id, &link) < 0 ||
+				link.link_status != RTE_ETH_LINK_UP)
+				down++;
+		}
+		if (down == 0 || waited_ms >= timeout_ms || should_stop())
+			break;
+		nanosleep(&ts, NULL);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct rte_eth_link link;
+		char text[RTE_ETH_LINK_MAX_STR_LEN];
+
+		if (rte_eth_link_get_nowait(ports[i].id, &link) < 0)
+			snprintf(text, sizeof(text), "unknown");
+		else
+			rte_eth_link_to_str(text, sizeof(text), &link);
+		printf("lull: port %u (%s) " RTE_ETHER_ADDR_PRT_FMT ": %s\n", ports[i].id,
+			ports[i].name, RTE_ETHER_ADDR_BYTES(&ports[i].mac), text);
+	}
+	fflush(stdout);
+	return down;
+}
+
+void
+lull_port_close(struct lull_port *port)
+{
+	int ret;
+
+	if (port->started) {
+		ret = rte_eth_dev_stop(port->id);
+		if (ret < 0)
+			fprintf(stderr, "lull: port %u (%s): stop: %s\n", port->id, port->name,
+				strerror(-ret));
+		port->started = false;
+	}
+	ret = rte_eth_dev_close(port->id);
+	if (ret < 0)
+		fprintf(stderr, "lull: port %u (%s): close: %s\n", port->id, port->name,
+			strerror(-ret));
+}

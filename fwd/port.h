@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Ethdev setup and teardown. Control plane only; not thread-safe.
+ */
+#ifndef LULL_PORT_H
+#define LULL_PORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mempool.h>
+
+#include "config.h"
+
+struct lull_port {
+	uint16_t id;
+	bool started;
+	struct rte_ether_addr mac;
+	char name[64];
+};
+
+/**
+ * Configure port id with cfg's queues and rings, set up its queues and start
+ * it. A ring size or queue count the device refuses is reported naming the
+ * option, the value and what the device accepts.
+ *
+ * @return 0 or a negative errno with a message in err.
+ */
+int lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *cfg,
+	struct rte_mempool *pool, char *err, size_t errlen);
+
+/**
+ * Wait until every port's link is up or timeout_ms passed; print each
+ * port's link state. Returns early when should_stop() returns true.
+ *
+ * @return the number of ports whose link is down.
+ */
+unsigned int lull_port_wait_links(const struct lull_port *ports, unsigned int n,
+	uint32_t timeout_ms, bool (*should_stop)(void));
+
+/** Stop (if started) and close the port. */
+void lull_port_close(struct lull_port *port);
+
+#endif /* LULL_PORT_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "stats.h"
+
+#include <inttypes.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+
+/* lull's own per-port counts: they survive a peer that disconnects (net_memif then
+ * reports zeros) and they count what lull did, not what the driver saw. */
+struct port_counts {
+	uint64_t rx, tx, tx_dropped;
+};
+
+static struct port_counts
+port_counts(const struct lull_fwd *fwd, uint16_t port)
+{
+	struct port_counts c = {0, 0, 0};
+
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+
+		c.rx += lull_pmd_rx_total(pmd, port);
+		c.tx += lull_counter_read(&pmd->txqs[port].sent);
+		c.tx_dropped += lull_counter_read(&pmd->txqs[port].dropped);
+	}
+	return c;
+}
+
+static void
+print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, double dt_s)
+{
+	fprintf(out, "%5s %-16s %12s %12s %14s %14s %10s %10s\n", "port", "name", "rx-pps", "tx-pps",
+		"rx-packets", "tx-packets", "rx-missed", "tx-dropped");
+	for (unsigned int i = 0; i < fwd->n_ports; i++) {
+		const struct lull_port *port = &fwd->ports[i];
+		struct port_counts c = port_counts(fwd, port->id);
+		struct rte_eth_stats st;
+
+		if (rte_eth_stats_get(port->id, &st) != 0)
+			memset(&st, 0, sizeof(st));
+		fprintf(out, "%5u %-16.16s %12.0f %12.0f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			     " %10" PRIu64 "\n",
+			port->id, port->name, dt_s > 0 ? (double)(c.rx - prev->port_rx[i]) / dt_s : 0.0,
+			dt_s > 0 ? (double)(c.tx - prev->port_tx[i]) / dt_s : 0.0, c.rx, c.tx,
+			st.imissed + st.rx_nombuf, c.tx_dropped + st.oerrors);
+		prev->port_rx[i] = c.rx;
+		prev->port_tx[i] = c.tx;
+	}
+}
+
+static void
+print_pmds(FILE *out, const struct lull_fwd *fwd)
+{
+	fprintf(out, "%5s %6s %14s %8s %14s %14s %10s %11s\n", "pmd", "lcore", "iterations",
+		"busy-%", "rx-packets", "tx-packets", "tx-dropped", "cycles/pkt");
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		uint64_t busy_tsc = lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]);
+		uint64_t idle_tsc = lull_counter_read(&pmd->stats[LULL_PMD_IDLE_TSC]);
+		uint64_t rx = lull_pmd_rx_total(pmd, UINT16_MAX);
+		uint64_t total_tsc = busy_tsc + idle_tsc;
+
+		fprintf(out, "%5u %6u %14" PRIu64 " %8.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			     " %11.1f\n",
+			pmd->index, pmd->lcore, lull_counter_read(&pmd->stats[LULL_PMD_ITERATIONS]),
+			total_tsc ? 100.0 * (double)busy_tsc / (double)total_tsc : 0.0, rx,
+			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true),
+			rx ? (double)busy_tsc / (double)rx : 0.0);
+	}
+}
+
+void
+lull_stats_print(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, bool final)
+{
+	uint64_t now_tsc = rte_rdtsc();
+	double dt_s = prev->tsc ? (double)(now_tsc - prev->tsc) / (double)rte_get_tsc_hz() : 0.0;
+
+	fprintf(out, "\n%s after %.1f s\n", final ? "lull final stats" : "lull stats",
+		(double)(now_tsc - fwd->start_tsc) / (double)rte_get_tsc_hz());
+	print_ports(out, fwd, prev, dt_s);
+	print_pmds(out, fwd);
+	fflush(out);
+	prev->tsc = now_tsc;
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Table-driven tests of the forwarder's option parser and of its checks
+ * against the system (ports, lcores). Every bad input must give an error that
+ * names the option and quotes the bad value. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+#define MAX_ARGS 40
+
+/* Split a space-separated command line into argv (argv[0] = "lull"). */
+static int
+make_argv(const char *line, char *buf, size_t buflen, char **argv)
+{
+	int argc = 0;
+
+	argv[argc++] = (char *)"lull";
+	snprintf(buf, buflen, "%s", line);
+	for (char *tok = strtok(buf, " "); tok != NULL && argc < MAX_ARGS; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static int
+parse(struct lull_config *cfg, const char *line, char *err, size_t errlen)
+{
+	char buf[1024];
+	char *argv[MAX_ARGS + 1];
+	int argc = make_argv(line, buf, sizeof(buf), argv);
+
+	lull_config_defaults(cfg);
+	err[0] = '\0';
+	return lull_config_parse(cfg, argc, argv, err, errlen);
+}
+
+static void
+test_parse_bad(void **state)
+{
+	static const struct {
+		const char *args;
+		int ret;
+		const char *msg; /* must appear in the error */
+	} cases[] = {
+		{"--bogus", -EINVAL, "unknown option '--bogus'"},
+		{"-x", -EINVAL, "unknown option '-x'"},
+		{"--rxd", -EINVAL, "'--rxd' needs a value"},
+		{"--rxd abc", -EINVAL, "--rxd: bad value 'abc'"},
+		{"--rxd 8", -ERANGE, "--rxd: bad value '8' (out of range"},
+		{"--rxd 70000", -ERANGE, "--rxd: bad value '70000'"},
+		{"--txd -5", -EINVAL, "--txd: bad value '-5'"},
+		{"--rxq 0", -ERANGE, "--rxq: bad value '0'"},
+		{"--rxq 65", -ERANGE, "--rxq: bad value '65'"},
+		{"--txq x1", -EINVAL, "--txq: bad value 'x1'"},
+		{"--burst 0", -ERANGE, "--burst: bad value '0'"},
+		{"--burst 513", -ERANGE, "--burst: bad value '513'"},
+		{"--mbufs 10", -ERANGE, "--mbufs: bad value '10'"},
+		{"--stats-period 1.5", -EINVAL, "--stats-period: bad value '1.5'"},
+		{"--drain-us 0", -ERANGE, "--drain-us: bad value '0'"},
+		{"--fwd-mode rxonly", -EINVAL, "--fwd-mode: bad value 'rxonly'"},
+		{"--pmd-cores 1,x", -EINVAL, "--pmd-cores: bad value '1,x'"},
+		{"--pmd-cores 3-1", -EINVAL, "--pmd-cores: bad value '3-1'"},
+		{"--pmd-cores 1,1", -EEXIST, "--pmd-cores: bad value '1,1' (repeated item"},
+		{"--pmd-cores 500", -ERANGE, "--pmd-cores: bad value '500' (out of range"},
+		{"--pmd-cores 0-64", -E2BIG, "--pmd-cores: bad value '0-64' (too many items"},
+		{"--port-pairs 0-1", -EINVAL, "--port-pairs: bad pair '0-1'"},
+		{"--port-pairs 0:1,", -EINVAL, "--port-pairs: bad value '0:1,'"},
+		{"--port-pairs 0:99", -EINVAL, "--port-pairs: bad pair '0:99'"},
+		{"--rxq-pmd 0:0", -EINVAL, "--rxq-pmd: bad assignment '0:0'"},
+		{"--rxq-pmd 0:0@x", -EINVAL, "--rxq-pmd: bad assignment '0:0@x'"},
+		{"--rxq-pmd 0:0@1,0:0@2", -EEXIST, "queue 0:0 assigned twice at '0:0@2'"},
+		{"--eth-peer 0,zz:00:00:00:00:00", -EINVAL, "--eth-peer: bad value '0,zz:00:00:00:00:00'"},
+		{"--eth-peer 40,02:00:00:00:00:00", -EINVAL, "--eth-peer: bad value '40,"},
+		{"stray", -EINVAL, "unexpected argument 'stray'"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lull_config cfg;
+		char err[256];
+		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
+
+		if (ret != cases[i].ret || strstr(err, cases[i].msg) == NULL)
+			fail_msg("args '%s': got %d '%s', want %d containing '%s'", cases[i].args,
+				ret, err, cases[i].ret, cases[i].msg);
+	}
+}
+
+static void
+test_parse_good(void **state)
+{
+	struct lull_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, "", err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_rxq, 1);
+	assert_int_equal(cfg.burst, 32);
+	assert_int_equal(cfg.mode, LULL_FWD_IO);
+	assert_int_equal(cfg.n_pmds, 0);
+	assert_false(cfg.help);
+
+	assert_int_equal(parse(&cfg,
+				 "--pmd-cores 1,3-4 --rxq 2 --txq 4 --rxd 512 --txd 2048 --burst 64 "
+				 "--fwd-mode macswap --port-pairs 0:1,2:2 --rxq-pmd 0:1@3 "
+				 "--stats-period 0 --drain-us 50 --tx-retries 3 --eth-peer 1,aa:bb:cc:dd:ee:ff",
+				 err, sizeof(err)),
+		0);
+	assert_int_equal(cfg.n_pmds, 3);
+	assert_int_equal(cfg.pmd_lcores[2], 4);
+	assert_int_equal(cfg.n_rxq, 2);
+	assert_int_equal(cfg.n_txq, 4);
+	assert_int_equal(cfg.n_rxd, 512);
+	assert_int_equal(cfg.n_txd, 2048);
+	assert_int_equal(cfg.burst, 64);
+	assert_int_equal(cfg.mode, LULL_FWD_MACSWAP);
+	assert_int_equal(cfg.n_pairs, 2);
+	assert_int_equal(cfg.pairs[1].a, 2);
+	assert_int_equal(cfg.pairs[1].b, 2);
+	assert_int_equal(cfg.n_pins, 1);
+	assert_int_equal(cfg.pins[0].queue, 1);
+	assert_int_equal(cfg.pins[0].lcore, 3);
+	assert_int_equal(cfg.stats_period_s, 0);
+	assert_int_equal(cfg.drain_us, 50);
+	assert_int_equal(cfg.tx_retries, 3);
+	assert_int_equal(cfg.peer_mac[1][0], 0xaa);
+	assert_int_equal(cfg.peer_mac[0][0], 0x02); /* default kept for other ports */
+
+	assert_int_equal(parse(&cfg, "--help", err, sizeof(err)), 0);
+	assert_true(cfg.help);
+	assert_int_equal(parse(&cfg, "-h", err, sizeof(err)), 0);
+	assert_true(cfg.help);
+}
+
+static struct lull_sys
+sys_with(unsigned int n_ports, unsigned int n_lcores)
+{
+	struct lull_sys sys = {.n_ports = n_ports, .main_lcore = 0};
+
+	for (unsigned int l = 0; l < n_lcores; l++)
+		sys.lcore_enabled[l] = true;
+	return sys;
+}
+
+static void
+test_resolve_bad(void **state)
+{
+	static const struct {
+		const char *args;
+		unsigned int n_ports, n_lcores;
+		const char *msg;
+	} cases[] = {
+		{"", 0, 2, "no ports"},
+		{"", 3, 2, "odd number of ports (3)"},
+		{"", 2, 1, "no PMD core"},
+		{"--pmd-cores 5", 2, 2, "--pmd-cores: lcore 5 is not an EAL lcore"},
+		{"--pmd-cores 0", 2, 2, "--pmd-cores: lcore 0 is the EAL main lcore"},
+		{"--port-pairs 0:2", 2, 2, "pair 0:2 names a port that does not exist"},
+		{"--port-pairs 0:1,1:1", 2, 2, "port 1 is in more than one pair"},
+		{"--port-pairs 0:1", 3, 2, "port 2 is in no pair"},
+		{"--pmd-cores 1,2 --txq 1", 2, 3, "--txq: bad value '1'"},
+		{"--rxq-pmd 2:0@1", 2, 2, "--rxq-pmd: 2:0@1: port 2 does not exist"},
+		{"--rxq-pmd 0:1@1", 2, 2, "--rxq-pmd: 0:1@1: queue 1 does not exist"},
+		{"--rxq-pmd 0:0@0", 2, 2, "--rxq-pmd: 0:0@0: lcore 0 is not a PMD core"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lull_config cfg;
+		struct lull_sys sys = sys_with(cases[i].n_ports, cases[i].n_lcores);
+		char err[256] = "";
+		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
+
+		assert_int_equal(ret, 0);
+		ret = lull_config_resolve(&cfg, &sys, err, sizeof(err));
+		if (ret >= 0 || strstr(err, cases[i].msg) == NULL)
+			fail_msg("args '%s' with %u ports, %u lcores: got %d '%s', want '%s'",
+				cases[i].args, cases[i].n_ports, cases[i].n_lcores, ret, err,
+				cases[i].msg);
+	}
+}
+
+static void
+test_resolve_defaults(void **state)
+{
+	struct lull_config cfg;
+	struct lull_sys sys = sys_with(4, 3);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, "--rxq 2", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_pmds, 2); /* lcores 1 and 2; 0 is main */
+	assert_int_equal(cfg.pmd_lcores[0], 1);
+	assert_int_equal(cfg.n_txq, 2); /* one per PMD */
+	assert_int_equal(cfg.dst_port[0], 1);
+	assert_int_equal(cfg.dst_port[1], 0);
+	assert_int_equal(cfg.dst_port[3], 2);
+	/* round robin, queue-major: 0:0 1:0 2:0 3:0 0:1 ... */
+	assert_int_equal(cfg.rxq_pmd[0][0], 0);
+	assert_int_equal(cfg.rxq_pmd[1][0], 1);
+	assert_int_equal(cfg.rxq_pmd[2][0], 0);
+	assert_int_equal(cfg.rxq_pmd[0][1], 0);
+	assert_int_equal(cfg.rxq_pmd[1][1], 1);
+	assert_true(cfg.n_mbufs >= 4 * (2 * 1024 + 2 * 1024));
+}
+
+static void
+test_resolve_pins_and_self_pair(void **state)
+{
+	struct lull_config cfg;
+	struct lull_sys sys = sys_with(3, 3);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, "--port-pairs 0:1,2:2 --rxq-pmd 2:0@2,0:0@2", err,
+				 sizeof(err)),
+		0);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(cfg.dst_port[2], 2);
+	assert_int_equal(cfg.rxq_pmd[2][0], 1); /* lcore 2 is PMD index 1 */
+	assert_int_equal(cfg.rxq_pmd[0][0], 1);
+	assert_int_equal(cfg.rxq_pmd[1][0], 0); /* the only unpinned queue: first PMD */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_good),
+		cmocka_unit_test(test_resolve_bad),
+		cmocka_unit_test(test_resolve_defaults),
+		cmocka_unit_test(test_resolve_pins_and_self_pair),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+}
