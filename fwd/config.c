@@ -480,6 +480,45 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	return 0;
 }
 
+static int
+check_count(const char *opt, uint16_t n, uint16_t max, const char *dev, char *err, size_t errlen)
+{
+	if (n > max)
+		return fail(err, errlen, -EINVAL, "--%s: bad value '%u' for %s (it has at most %u)",
+			opt, n, dev, max);
+	return 0;
+}
+
+static int
+check_desc(const char *opt, uint16_t n, uint16_t min, uint16_t max, uint16_t align,
+	const char *dev, char *err, size_t errlen)
+{
+	if (align == 0)
+		align = 1;
+	if (n < min || n > max || n % align != 0)
+		return fail(err, errlen, -EINVAL,
+			"--%s: bad value '%u' for %s (it accepts %u..%u, a multiple of %u)", opt, n,
+			dev, min, max, align);
+	return 0;
+}
+
+int
+lull_config_check_port(const struct lull_config *cfg, const struct lull_port_limits *lim,
+	char *err, size_t errlen)
+{
+	int ret = check_count("rxq", cfg->n_rxq, lim->max_rxq, lim->name, err, errlen);
+
+	if (ret == 0)
+		ret = check_count("txq", cfg->n_txq, lim->max_txq, lim->name, err, errlen);
+	if (ret == 0)
+		ret = check_desc("rxd", cfg->n_rxd, lim->rxd_min, lim->rxd_max, lim->rxd_align,
+			lim->name, err, errlen);
+	if (ret == 0)
+		ret = check_desc("txd", cfg->n_txd, lim->txd_min, lim->txd_max, lim->txd_align,
+			lim->name, err, errlen);
+	return ret;
+}
+
 void
 lull_config_usage(const char *prog)
 {

@@ -88,6 +88,14 @@ struct lull_sys {
 	bool lcore_enabled[LULL_MAX_LCORES];
 };
 
+/** What a device accepts (from rte_eth_dev_info), for lull_config_check_port(). */
+struct lull_port_limits {
+	const char *name;
+	uint16_t max_rxq, max_txq;
+	uint16_t rxd_min, rxd_max, rxd_align;
+	uint16_t txd_min, txd_max, txd_align;
+};
+
 /** Fill cfg with the defaults. */
 void lull_config_defaults(struct lull_config *cfg);
 
@@ -106,6 +114,15 @@ int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err,
  */
 int lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err,
 	size_t errlen);
+
+/**
+ * Check queue counts and ring sizes against what a device accepts.
+ *
+ * @return 0, or -EINVAL with a message naming the option, the value and the
+ *   device's range in err.
+ */
+int lull_config_check_port(const struct lull_config *cfg, const struct lull_port_limits *lim,
+	char *err, size_t errlen);
 
 /** Print the lull options and their defaults. */
 void lull_config_usage(const char *prog);

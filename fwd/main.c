@@ -89,6 +89,21 @@ create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
 }
 
 static int
+check_ports(const struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		int ret = lull_port_check(id, &fwd->cfg, err, errlen);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static int
 start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	uint16_t id;
@@ -220,6 +235,7 @@ main(int argc, char **argv)
 	int ret, status = EXIT_FAILURE;
 
 	lull_prog = argv[0];
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a line at a time, also into a log file or a pipe */
 	lull_config_defaults(&fwd.cfg);
 	/* lull options first: a bad one costs nothing and leaves nothing running. */
 	if (sep < argc) {
@@ -250,7 +266,9 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	ret = create_pool(&fwd, err, sizeof(err));
+	ret = check_ports(&fwd, err, sizeof(err));
+	if (ret == 0)
+		ret = create_pool(&fwd, err, sizeof(err));
 	if (ret == 0)
 		ret = start_ports(&fwd, err, sizeof(err));
 	if (ret == 0)

@@ -8,32 +8,6 @@
 
 #include <rte_ethdev.h>
 
-static int
-check_desc(const char *opt, uint16_t n, const struct rte_eth_desc_lim *lim, const char *dev,
-	char *err, size_t errlen)
-{
-	uint16_t align = lim->nb_align ? lim->nb_align : 1;
-
-	if (n < lim->nb_min || n > lim->nb_max || n % align != 0) {
-		snprintf(err, errlen, "--%s: bad value '%u' for %s (it accepts %u..%u, a multiple of %u)",
-			opt, n, dev, lim->nb_min, lim->nb_max, align);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int
-check_queues(const char *opt, uint16_t n, uint16_t max, const char *dev, char *err,
-	size_t errlen)
-{
-	if (n > max) {
-		snprintf(err, errlen, "--%s: bad value '%u' for %s (it has at most %u)", opt, n, dev,
-			max);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static void
 port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
 	const struct lull_config *cfg)
@@ -50,6 +24,42 @@ port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 }
 
+static int
+port_info(uint16_t id, struct rte_eth_dev_info *info, char name[64], char *err, size_t errlen)
+{
+	int ret;
+
+	if (rte_eth_dev_get_name_by_port(id, name) != 0)
+		snprintf(name, 64, "port%u", id);
+	ret = rte_eth_dev_info_get(id, info);
+	if (ret < 0)
+		snprintf(err, errlen, "port %u (%s): cannot read device info: %s", id, name,
+			strerror(-ret));
+	return ret;
+}
+
+int
+lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	char name[64];
+	int ret = port_info(id, &info, name, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	return lull_config_check_port(cfg,
+		&(struct lull_port_limits){.name = name,
+			.max_rxq = info.max_rx_queues,
+			.max_txq = info.max_tx_queues,
+			.rxd_min = info.rx_desc_lim.nb_min,
+			.rxd_max = info.rx_desc_lim.nb_max,
+			.rxd_align = info.rx_desc_lim.nb_align,
+			.txd_min = info.tx_desc_lim.nb_min,
+			.txd_max = info.tx_desc_lim.nb_max,
+			.txd_align = info.tx_desc_lim.nb_align},
+		err, errlen);
+}
+
 int
 lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *cfg,
 	struct rte_mempool *pool, char *err, size_t errlen)
@@ -61,21 +71,7 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 
 	memset(port, 0, sizeof(*port));
 	port->id = id;
-	if (rte_eth_dev_get_name_by_port(id, port->name) != 0)
-		snprintf(port->name, sizeof(port->name), "port%u", id);
-	ret = rte_eth_dev_info_get(id, &info);
-	if (ret < 0) {
-		snprintf(err, errlen, "port %u (%s): cannot read device info: %s", id, port->name,
-			strerror(-ret));
-		return ret;
-	}
-	ret = check_queues("rxq", cfg->n_rxq, info.max_rx_queues, port->name, err, errlen);
-	if (ret == 0)
-		ret = check_queues("txq", cfg->n_txq, info.max_tx_queues, port->name, err, errlen);
-	if (ret == 0)
-		ret = check_desc("rxd", cfg->n_rxd, &info.rx_desc_lim, port->name, err, errlen);
-	if (ret == 0)
-		ret = check_desc("txd", cfg->n_txd, &info.tx_desc_lim, port->name, err, errlen);
+	ret = port_info(id, &info, port->name, err, errlen);
 	if (ret < 0)
 		return ret;
 

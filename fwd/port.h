@@ -23,9 +23,15 @@ struct lull_port {
 };
 
 /**
+ * Check cfg's queue counts and ring sizes against what device id accepts.
+ *
+ * @return 0 or -EINVAL with a message naming the option in err.
+ */
+int lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t errlen);
+
+/**
  * Configure port id with cfg's queues and rings, set up its queues and start
- * it. A ring size or queue count the device refuses is reported naming the
- * option, the value and what the device accepts.
+ * it. Call lull_port_check() first.
  *
  * @return 0 or a negative errno with a message in err.
  */

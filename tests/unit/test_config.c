@@ -229,6 +229,46 @@ test_resolve_pins_and_self_pair(void **state)
 	assert_int_equal(cfg.rxq_pmd[1][0], 0); /* the only unpinned queue: first PMD */
 }
 
+static void
+test_check_port(void **state)
+{
+	static const struct lull_port_limits nic = {.name = "nic0",
+		.max_rxq = 4,
+		.max_txq = 8,
+		.rxd_min = 64,
+		.rxd_max = 4096,
+		.rxd_align = 32,
+		.txd_min = 64,
+		.txd_max = 4096,
+		.txd_align = 0}; /* 0 = no alignment */
+	static const struct {
+		const char *args;
+		const char *msg; /* NULL = accepted */
+	} cases[] = {
+		{"--rxq 4 --txq 8 --rxd 64 --txd 4096", NULL},
+		{"--rxd 4096 --txd 65", NULL},
+		{"--rxq 5", "--rxq: bad value '5' for nic0 (it has at most 4)"},
+		{"--txq 9", "--txq: bad value '9' for nic0 (it has at most 8)"},
+		{"--rxd 8192", "--rxd: bad value '8192' for nic0 (it accepts 64..4096, a multiple of 32)"},
+		{"--rxd 100", "--rxd: bad value '100' for nic0"},
+		{"--txd 32", "--txd: bad value '32' for nic0 (it accepts 64..4096, a multiple of 1)"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lull_config cfg;
+		char err[256] = "";
+		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
+
+		assert_int_equal(ret, 0);
+		if (cfg.n_txq == 0)
+			cfg.n_txq = 1;
+		ret = lull_config_check_port(&cfg, &nic, err, sizeof(err));
+		if (cases[i].msg == NULL ? ret != 0 : (ret != -EINVAL || !strstr(err, cases[i].msg)))
+			fail_msg("args '%s': got %d '%s', want '%s'", cases[i].args, ret, err,
+				cases[i].msg ? cases[i].msg : "accepted");
+	}
+}
+
 int
 main(void)
 {
@@ -238,6 +278,7 @@ main(void)
 		cmocka_unit_test(test_resolve_bad),
 		cmocka_unit_test(test_resolve_defaults),
 		cmocka_unit_test(test_resolve_pins_and_self_pair),
+		cmocka_unit_test(test_check_port),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -1,0 +1,46 @@
+# Thin wrapper over meson/ninja: the commands the README names.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+MESON_TEST ?= meson test --print-errorlogs
+
+.PHONY: all deps build build-asan test test-unit test-asan run bench format clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# The sanitizer build uses clang: it also enforces -Wmissing-variable-declarations,
+# which GCC 12 lacks.
+$(ASAN_BUILD)/build.ninja:
+	CC=clang meson setup $(ASAN_BUILD) -Dbuildtype=debugoptimized \
+		-Db_sanitize=address,undefined -Db_lundef=false
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	ninja -C $(ASAN_BUILD)
+
+test-unit: build
+	$(MESON_TEST) -C $(BUILD) --suite unit
+
+# Everything: unit + integration tests, then again under ASan + UBSan.
+test: build build-asan
+	$(MESON_TEST) -C $(BUILD)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
+
+run: build
+	./scripts/run-demo.sh
+
+bench: build
+	./bench/throughput
+
+format:
+	clang-format -i lib/*.[ch] fwd/*.[ch] tests/unit/*.c
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install every Debian package the build, the tests and the benchmarks need,
+# only those missing. Idempotent; Debian 12, as root (or with sudo).
+set -euo pipefail
+
+packages=(
+	build-essential pkg-config meson ninja-build clang libclang-rt-14-dev clang-format
+	libdpdk-dev dpdk dpdk-dev # DPDK 22.11 libraries, drivers, dpdk-testpmd, dpdk-telemetry.py
+	libcmocka-dev             # unit tests
+	iproute2 iputils-ping ethtool procps coreutils # integration tests (netns, veth, ping)
+	gnuplot-nox python3       # benchmarks and plots
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#packages[@]} packages present"
+	exit 0
+fi
+echo "deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
