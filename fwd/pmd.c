@@ -59,6 +59,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	pmd->lcore = lcore;
 	pmd->index = index;
 	pmd->burst = cfg->burst;
+	pmd->direct_tx_min = (uint16_t)((cfg->burst + 1) / 2);
 	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * cfg->drain_us;
 	pmd->engine = lull_engine_get(cfg->mode);
 	atomic_init(&pmd->stop, false);
@@ -144,8 +145,16 @@ poll_rxq(const struct lull_pmd *pmd, struct lull_rxq *rxq)
 	lull_counter_add(&rxq->rx, n);
 	if (pmd->engine != NULL)
 		pmd->engine(pkts, n, &rxq->ctx);
-	for (uint16_t i = 0; i < n; i++)
-		sent += rte_eth_tx_buffer(tx->port, tx->queue, tx->buf, pkts[i]);
+	if (n >= pmd->direct_tx_min && tx->buf->length == 0) {
+		/* Already a batch and nothing queued ahead of it: send it as is. */
+		sent = rte_eth_tx_burst(tx->port, tx->queue, pkts, n);
+		if (unlikely(sent < n))
+			txq_unsent(pkts + sent, (uint16_t)(n - sent), tx);
+	} else {
+		/* Small bursts are gathered, several queues' worth, into one tx burst. */
+		for (uint16_t i = 0; i < n; i++)
+			sent += rte_eth_tx_buffer(tx->port, tx->queue, tx->buf, pkts[i]);
+	}
 	if (sent > 0)
 		lull_counter_add(&tx->sent, sent);
 	return n;

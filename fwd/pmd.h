@@ -63,6 +63,7 @@ struct lull_pmd {
 	alignas(64) unsigned int n_rxqs;
 	unsigned int n_txqs;
 	uint16_t burst;
+	uint16_t direct_tx_min; /**< an rx burst this big skips an empty tx buffer */
 	uint64_t drain_tsc;
 	lull_engine_fn *engine; /**< NULL in io mode */
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
