@@ -33,7 +33,7 @@ cleanup() {
 	done
 	for l in "${T_LINKS[@]}"; do ip link del "$l" 2>/dev/null || true; done
 	for ns in "${T_NETNS[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
-	rm -rf "$T_DIR"
+	[ -n "${KEEP:-}" ] || rm -rf "$T_DIR"
 }
 trap cleanup EXIT
 
@@ -47,14 +47,15 @@ bg() {
 	T_PIDS+=("$BG_PID")
 }
 
-# wait_log NAME PATTERN SECONDS: wait until the log has a line matching PATTERN.
+# wait_log NAME PATTERN SECONDS [COUNT]: wait until the log has COUNT (default 1)
+# lines matching PATTERN.
 wait_log() {
-	local name=$1 pattern=$2 secs=$3
+	local name=$1 pattern=$2 secs=$3 count=${4:-1}
 	for _ in $(seq $((secs * 10))); do
-		grep -Eq -- "$pattern" "$T_DIR/$name.log" 2>/dev/null && return 0
+		[ "$(grep -Ec -- "$pattern" "$T_DIR/$name.log" 2>/dev/null)" -ge "$count" ] && return 0
 		sleep 0.1
 	done
-	die "no '$pattern' in $name.log after ${secs}s"
+	die "fewer than $count '$pattern' in $name.log after ${secs}s"
 }
 
 # stop_wait PID SECONDS: SIGINT, then wait for exit; sets STOP_RC to its exit code.
@@ -81,8 +82,9 @@ lull_total() {
 		f && p {s += $col} END {print s + 0}' "$1"
 }
 
-# testpmd_total LOG RX|TX: the accumulated forward statistics testpmd prints at stop.
+# testpmd_total LOG RX|TX: the accumulated forward statistics testpmd prints at
+# each stop, summed over every start/stop cycle in the log.
 testpmd_total() {
 	awk -v key="$2-packets:" '/Accumulated forward statistics/ {f = 1; next}
-		f && $1 == key {print $2; exit}' "$1"
+		f && $1 == key {s += $2; f = 0} END {print s + 0}' "$1"
 }
