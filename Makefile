@@ -32,6 +32,7 @@ test-unit: build
 test: build build-asan
 	$(MESON_TEST) -C $(BUILD)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
+	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
 
 run: build
 	./scripts/run-demo.sh

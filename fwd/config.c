@@ -144,15 +144,16 @@ opt_name(int id)
 }
 
 static int
-parse_num_opt(struct lull_config *cfg, const struct num_opt *o, const char *arg, char *err,
-	size_t errlen)
+parse_num_opt(
+	struct lull_config *cfg, const struct num_opt *o, const char *arg, char *err, size_t errlen)
 {
 	uint32_t v;
 	int ret = lull_parse_u32(arg, o->min, o->max, &v);
 
 	if (ret < 0)
-		return fail(err, errlen, ret, "--%s: bad value '%s' (%s; expected an integer in %u..%u)",
-			opt_name(o->id), arg, expect_text(ret), o->min, o->max);
+		return fail(err, errlen, ret,
+			"--%s: bad value '%s' (%s; expected an integer in %u..%u)", opt_name(o->id),
+			arg, expect_text(ret), o->min, o->max);
 	if (o->size == sizeof(uint16_t)) {
 		uint16_t v16 = (uint16_t)v;
 
@@ -172,8 +173,8 @@ parse_fwd_mode(struct lull_config *cfg, const char *arg, char *err, size_t errle
 			return 0;
 		}
 	}
-	return fail(err, errlen, -EINVAL, "--fwd-mode: bad value '%s' (expected io, mac or macswap)",
-		arg);
+	return fail(err, errlen, -EINVAL,
+		"--fwd-mode: bad value '%s' (expected io, mac or macswap)", arg);
 }
 
 /* Calls item(cfg, text) for each comma-separated item; the item parser names the bad one. */
@@ -190,8 +191,8 @@ for_each_item(struct lull_config *cfg, const char *opt, const char *arg, char *e
 		int ret;
 
 		if (len == 0 || len >= sizeof(text))
-			return fail(err, errlen, -EINVAL, "--%s: bad value '%s' (empty or too long item)",
-				opt, arg);
+			return fail(err, errlen, -EINVAL,
+				"--%s: bad value '%s' (empty or too long item)", opt, arg);
 		memcpy(text, p, len);
 		text[len] = '\0';
 		ret = item(cfg, text, err, errlen);
@@ -264,11 +265,13 @@ parse_eth_peer(struct lull_config *cfg, const char *arg, char *err, size_t errle
 static int
 parse_pmd_cores(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
 {
-	int ret = lull_parse_uint_list(arg, LULL_MAX_LCORES - 1, cfg->pmd_lcores, LULL_MAX_PMDS,
-		&cfg->n_pmds);
+	int ret = lull_parse_uint_list(
+		arg, LULL_MAX_LCORES - 1, cfg->pmd_lcores, LULL_MAX_PMDS, &cfg->n_pmds);
 
 	if (ret < 0)
-		return fail(err, errlen, ret, "--pmd-cores: bad value '%s' (%s; expected a list like 1,3-5 of lcores 0..%d)",
+		return fail(err, errlen, ret,
+			"--pmd-cores: bad value '%s' (%s; expected a list like 1,3-5 of lcores "
+			"0..%d)",
 			arg, expect_text(ret), LULL_MAX_LCORES - 1);
 	return 0;
 }
@@ -312,12 +315,13 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 			ret = parse_eth_peer(cfg, optarg, err, errlen);
 			break;
 		case ':':
-			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
+			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value",
+				argv[optind - 1]);
 			break;
 		default:
 			if (optopt != 0 && optopt < 256)
-				ret = fail(err, errlen, -EINVAL, "unknown option '-%c' (see --help)",
-					optopt);
+				ret = fail(err, errlen, -EINVAL,
+					"unknown option '-%c' (see --help)", optopt);
 			else
 				ret = fail(err, errlen, -EINVAL, "unknown option '%s' (see --help)",
 					argv[optind - 1]);
@@ -325,7 +329,8 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 		}
 	}
 	if (ret == 0 && optind < argc)
-		ret = fail(err, errlen, -EINVAL, "unexpected argument '%s' (see --help)", argv[optind]);
+		ret = fail(err, errlen, -EINVAL, "unexpected argument '%s' (see --help)",
+			argv[optind]);
 	return ret;
 }
 
@@ -347,7 +352,8 @@ resolve_pmds(struct lull_config *cfg, const struct lull_sys *sys, char *err, siz
 				cfg->pmd_lcores[cfg->n_pmds++] = l;
 		if (cfg->n_pmds == 0)
 			return fail(err, errlen, -EINVAL,
-				"no PMD core: give EAL at least two lcores (e.g. -l 0,1; the first is the main lcore)");
+				"no PMD core: give EAL at least two lcores (e.g. -l 0,1; the first "
+				"is the main lcore)");
 		return 0;
 	}
 	for (unsigned int i = 0; i < cfg->n_pmds; i++) {
@@ -355,11 +361,14 @@ resolve_pmds(struct lull_config *cfg, const struct lull_sys *sys, char *err, siz
 
 		if (l == sys->main_lcore)
 			return fail(err, errlen, -EINVAL,
-				"--pmd-cores: lcore %u is the EAL main lcore, which runs the control plane",
+				"--pmd-cores: lcore %u is the EAL main lcore, which runs the "
+				"control plane",
 				l);
 		if (!sys->lcore_enabled[l])
 			return fail(err, errlen, -EINVAL,
-				"--pmd-cores: lcore %u is not an EAL lcore (add it to EAL's -l list)", l);
+				"--pmd-cores: lcore %u is not an EAL lcore (add it to EAL's -l "
+				"list)",
+				l);
 	}
 	return 0;
 }
@@ -372,7 +381,9 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 	if (cfg->n_pairs == 0) {
 		if (sys->n_ports % 2 != 0)
 			return fail(err, errlen, -EINVAL,
-				"odd number of ports (%u) for the default pairing 0<->1, 2<->3, ...: add a port or give --port-pairs (a port may pair with itself, e.g. 2:2)",
+				"odd number of ports (%u) for the default pairing 0<->1, 2<->3, "
+				"...: add a port or give --port-pairs (a port may pair with "
+				"itself, e.g. 2:2)",
 				sys->n_ports);
 		for (unsigned int p = 0; p < sys->n_ports; p += 2)
 			cfg->pairs[cfg->n_pairs++] =
@@ -383,8 +394,9 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 
 		if (a >= sys->n_ports || b >= sys->n_ports)
 			return fail(err, errlen, -EINVAL,
-				"--port-pairs: pair %u:%u names a port that does not exist (%u ports)", a,
-				b, sys->n_ports);
+				"--port-pairs: pair %u:%u names a port that does not exist (%u "
+				"ports)",
+				a, b, sys->n_ports);
 		if (seen[a] || (a != b && seen[b]))
 			return fail(err, errlen, -EINVAL,
 				"--port-pairs: port %u is in more than one pair", seen[a] ? a : b);
@@ -415,12 +427,12 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 				pin->queue, pin->lcore, pin->port, cfg->n_ports);
 		if (pin->queue >= cfg->n_rxq)
 			return fail(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)", pin->port,
-				pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
+				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)",
+				pin->port, pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
 		if (pmd < 0)
 			return fail(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port, pin->queue,
-				pin->lcore, pin->lcore);
+				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port,
+				pin->queue, pin->lcore, pin->lcore);
 		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
 		pinned[pin->port][pin->queue] = true;
 	}
@@ -436,7 +448,8 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 			for (unsigned int q = 0; q < cfg->n_rxq; q++)
 				n += cfg->rxq_pmd[p][q] == pmd;
 		if (n > LULL_PMD_MAX_RXQS)
-			return fail(err, errlen, -E2BIG, "PMD on lcore %u would poll %u rx queues (max %d)",
+			return fail(err, errlen, -E2BIG,
+				"PMD on lcore %u would poll %u rx queues (max %d)",
 				cfg->pmd_lcores[pmd], n, LULL_PMD_MAX_RXQS);
 	}
 	return 0;
@@ -449,7 +462,8 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 
 	if (sys->n_ports == 0)
 		return fail(err, errlen, -ENODEV,
-			"no ports: give EAL a device, e.g. --vdev net_memif0 or a PCI address (-a)");
+			"no ports: give EAL a device, e.g. --vdev net_memif0 or a PCI address "
+			"(-a)");
 	if (sys->n_ports > LULL_MAX_PORTS)
 		return fail(err, errlen, -E2BIG, "%u ports, at most %d are supported", sys->n_ports,
 			LULL_MAX_PORTS);
@@ -463,7 +477,8 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 		cfg->n_txq = (uint16_t)cfg->n_pmds;
 	if (cfg->n_txq < cfg->n_pmds)
 		return fail(err, errlen, -EINVAL,
-			"--txq: bad value '%u' (each of the %u PMDs needs its own tx queue per port)",
+			"--txq: bad value '%u' (each of the %u PMDs needs its own tx queue per "
+			"port)",
 			cfg->n_txq, cfg->n_pmds);
 	ret = resolve_rxqs(cfg, err, errlen);
 	if (ret < 0)
@@ -471,7 +486,8 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	if (cfg->n_mbufs == 0) {
 		/* Every rx and tx ring full, every tx buffer full, one burst in flight per PMD,
 		 * per-lcore mempool caches (256 each), plus slack. */
-		uint64_t n = (uint64_t)cfg->n_ports * (cfg->n_rxq * cfg->n_rxd + cfg->n_txq * cfg->n_txd);
+		uint64_t n = (uint64_t)cfg->n_ports *
+			     (cfg->n_rxq * cfg->n_rxd + cfg->n_txq * cfg->n_txd);
 
 		n += (uint64_t)cfg->n_pmds * (cfg->n_ports + 1u) * cfg->burst;
 		n += (uint64_t)(cfg->n_pmds + 1) * 256 + 4096;
@@ -490,8 +506,8 @@ check_count(const char *opt, uint16_t n, uint16_t max, const char *dev, char *er
 }
 
 static int
-check_desc(const char *opt, uint16_t n, uint16_t min, uint16_t max, uint16_t align,
-	const char *dev, char *err, size_t errlen)
+check_desc(const char *opt, uint16_t n, uint16_t min, uint16_t max, uint16_t align, const char *dev,
+	char *err, size_t errlen)
 {
 	if (align == 0)
 		align = 1;
@@ -503,8 +519,8 @@ check_desc(const char *opt, uint16_t n, uint16_t min, uint16_t max, uint16_t ali
 }
 
 int
-lull_config_check_port(const struct lull_config *cfg, const struct lull_port_limits *lim,
-	char *err, size_t errlen)
+lull_config_check_port(
+	const struct lull_config *cfg, const struct lull_port_limits *lim, char *err, size_t errlen)
 {
 	int ret = check_count("rxq", cfg->n_rxq, lim->max_rxq, lim->name, err, errlen);
 
@@ -527,7 +543,8 @@ lull_config_usage(const char *prog)
 	       "Poll-mode forwarder: every port EAL probes is polled and forwarded to its pair.\n"
 	       "\n"
 	       "Threads:\n"
-	       "  --pmd-cores LIST      lcores that run PMD threads, e.g. 1,3-5 (default: every EAL\n"
+	       "  --pmd-cores LIST      lcores that run PMD threads, e.g. 1,3-5 (default: every "
+	       "EAL\n"
 	       "                        lcore but the main one)\n"
 	       "  --rxq-pmd LIST        pin rx queues: PORT:QUEUE@CORE,... (the rest round-robin)\n"
 	       "Ports:\n"
@@ -541,9 +558,11 @@ lull_config_usage(const char *prog)
 	       "Forwarding:\n"
 	       "  --fwd-mode MODE       io (as is), mac (src = port MAC, dst = peer), macswap\n"
 	       "                        (default io)\n"
-	       "  --eth-peer P,MAC      dst MAC for tx port P in mac mode (default 02:00:00:00:00:P)\n"
+	       "  --eth-peer P,MAC      dst MAC for tx port P in mac mode (default "
+	       "02:00:00:00:00:P)\n"
 	       "  --burst N             rx burst and tx buffer size, 1..%d (default 32)\n"
-	       "  --drain-us US         flush a tx buffer at least every US under load (default 100;\n"
+	       "  --drain-us US         flush a tx buffer at least every US under load (default "
+	       "100;\n"
 	       "                        an idle poll flushes at once)\n"
 	       "  --tx-retries N        retry a refused tx N times before dropping (default 0)\n"
 	       "Output:\n"
@@ -553,6 +572,7 @@ lull_config_usage(const char *prog)
 	       "Example (two memif ports, PMD on lcore 1):\n"
 	       "  %s -l 0,1 --no-huge -m 512 --no-pci --file-prefix=lull \\\n"
 	       "     --vdev net_memif0,role=server,socket=/tmp/a.sock,socket-abstract=no \\\n"
-	       "     --vdev net_memif1,role=server,socket=/tmp/b.sock,socket-abstract=no -- --fwd-mode io\n",
+	       "     --vdev net_memif1,role=server,socket=/tmp/b.sock,socket-abstract=no -- "
+	       "--fwd-mode io\n",
 		prog, LULL_MAX_BURST, prog);
 }

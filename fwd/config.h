@@ -52,11 +52,11 @@ struct lull_config {
 	unsigned int pmd_lcores[LULL_MAX_PMDS];
 	unsigned int n_pmds;
 
-	uint16_t n_rxq;  /**< rx queues per port */
-	uint16_t n_txq;  /**< tx queues per port; 0 = one per PMD */
-	uint16_t n_rxd;  /**< rx descriptors per queue */
-	uint16_t n_txd;  /**< tx descriptors per queue */
-	uint16_t burst;  /**< rx burst and tx buffer size */
+	uint16_t n_rxq;   /**< rx queues per port */
+	uint16_t n_txq;   /**< tx queues per port; 0 = one per PMD */
+	uint16_t n_rxd;   /**< rx descriptors per queue */
+	uint16_t n_txd;   /**< tx descriptors per queue */
+	uint16_t burst;   /**< rx burst and tx buffer size */
 	uint32_t n_mbufs; /**< mbuf pool size; 0 = computed by resolve */
 	enum lull_fwd_mode mode;
 
@@ -77,7 +77,7 @@ struct lull_config {
 
 	/* Filled by lull_config_resolve(). */
 	unsigned int n_ports;
-	uint16_t dst_port[LULL_MAX_PORTS];                   /**< where rx of a port goes */
+	uint16_t dst_port[LULL_MAX_PORTS];                 /**< where rx of a port goes */
 	uint16_t rxq_pmd[LULL_MAX_PORTS][LULL_MAX_QUEUES]; /**< PMD index polling a queue */
 };
 
@@ -112,8 +112,8 @@ int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err,
  *
  * @return 0, or a negative errno with a one-line message in err.
  */
-int lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err,
-	size_t errlen);
+int lull_config_resolve(
+	struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen);
 
 /**
  * Check queue counts and ring sizes against what a device accepts.

@@ -20,8 +20,8 @@ typedef _Atomic uint64_t lull_counter_t;
 static inline void
 lull_counter_add(lull_counter_t *c, uint64_t n)
 {
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
-		memory_order_relaxed);
+	atomic_store_explicit(
+		c, atomic_load_explicit(c, memory_order_relaxed) + n, memory_order_relaxed);
 }
 
 /** Read from any thread. */

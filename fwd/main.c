@@ -63,8 +63,8 @@ find_separator(int argc, char **argv)
 static struct lull_sys
 probe_sys(void)
 {
-	struct lull_sys sys = {.n_ports = rte_eth_dev_count_avail(),
-		.main_lcore = rte_get_main_lcore()};
+	struct lull_sys sys = {
+		.n_ports = rte_eth_dev_count_avail(), .main_lcore = rte_get_main_lcore()};
 	unsigned int lcore;
 
 	RTE_LCORE_FOREACH(lcore)
@@ -81,7 +81,8 @@ create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
 	fwd->pool = rte_pktmbuf_pool_create("lull_mbufs", fwd->cfg.n_mbufs, 256, 0,
 		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (fwd->pool == NULL) {
-		snprintf(err, errlen, "--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
+		snprintf(err, errlen,
+			"--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
 			fwd->cfg.n_mbufs, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
@@ -110,8 +111,8 @@ start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
 
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		int ret = lull_port_start(&fwd->ports[fwd->n_ports], id, &fwd->cfg, fwd->pool, err,
-			errlen);
+		int ret = lull_port_start(
+			&fwd->ports[fwd->n_ports], id, &fwd->cfg, fwd->pool, err, errlen);
 
 		fwd->n_ports++; /* closed at exit even when half set up */
 		if (ret < 0)

@@ -31,8 +31,8 @@ txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 static int
 txq_init(struct lull_txq *txq, uint16_t port, uint16_t queue, const struct lull_config *cfg)
 {
-	txq->buf = rte_zmalloc_socket("lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(cfg->burst), 64,
-		rte_eth_dev_socket_id(port));
+	txq->buf = rte_zmalloc_socket(
+		"lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(cfg->burst), 64, rte_eth_dev_socket_id(port));
 	if (txq->buf == NULL)
 		return -ENOMEM;
 	rte_eth_tx_buffer_init(txq->buf, cfg->burst);
@@ -48,8 +48,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	const struct rte_ether_addr *port_macs, int *ret, char *err, size_t errlen)
 {
 	unsigned int lcore = cfg->pmd_lcores[index];
-	struct lull_pmd *pmd = rte_zmalloc_socket("lull_pmd", sizeof(*pmd), 64,
-		(int)rte_lcore_to_socket_id(lcore));
+	struct lull_pmd *pmd = rte_zmalloc_socket(
+		"lull_pmd", sizeof(*pmd), 64, (int)rte_lcore_to_socket_id(lcore));
 
 	if (pmd == NULL) {
 		*ret = -ENOMEM;
@@ -75,8 +75,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 			if (txq->buf == NULL) {
 				*ret = txq_init(txq, dst, (uint16_t)index, cfg);
 				if (*ret < 0) {
-					snprintf(err, errlen, "PMD on lcore %u: tx buffer: %s", lcore,
-						strerror(-*ret));
+					snprintf(err, errlen, "PMD on lcore %u: tx buffer: %s",
+						lcore, strerror(-*ret));
 					lull_pmd_free(pmd);
 					return NULL;
 				}
@@ -87,7 +87,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 			rxq->queue = (uint16_t)q;
 			rxq->tx = txq;
 			rxq->ctx.tx_mac = port_macs[dst];
-			memcpy(rxq->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst], RTE_ETHER_ADDR_LEN);
+			memcpy(rxq->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst],
+				RTE_ETHER_ADDR_LEN);
 		}
 	}
 	*ret = 0;
@@ -116,7 +117,8 @@ lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
 	uint64_t sum = 0;
 
 	for (unsigned int i = 0; i < pmd->n_txqs; i++)
-		sum += lull_counter_read(dropped ? &pmd->txq_list[i]->dropped : &pmd->txq_list[i]->sent);
+		sum += lull_counter_read(
+			dropped ? &pmd->txq_list[i]->dropped : &pmd->txq_list[i]->sent);
 	return sum;
 }
 

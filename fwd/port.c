@@ -85,8 +85,8 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 	for (uint16_t q = 0; q < cfg->n_rxq; q++) {
 		ret = rte_eth_rx_queue_setup(id, q, cfg->n_rxd, socket, NULL, pool);
 		if (ret < 0) {
-			snprintf(err, errlen, "--rxd: port %u (%s) refused %u rx descriptors: %s", id,
-				port->name, cfg->n_rxd, strerror(-ret));
+			snprintf(err, errlen, "--rxd: port %u (%s) refused %u rx descriptors: %s",
+				id, port->name, cfg->n_rxd, strerror(-ret));
 			return ret;
 		}
 	}
@@ -96,8 +96,8 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		txconf.offloads = conf.txmode.offloads;
 		ret = rte_eth_tx_queue_setup(id, q, cfg->n_txd, socket, &txconf);
 		if (ret < 0) {
-			snprintf(err, errlen, "--txd: port %u (%s) refused %u tx descriptors: %s", id,
-				port->name, cfg->n_txd, strerror(-ret));
+			snprintf(err, errlen, "--txd: port %u (%s) refused %u tx descriptors: %s",
+				id, port->name, cfg->n_txd, strerror(-ret));
 			return ret;
 		}
 	}

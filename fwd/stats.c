@@ -30,8 +30,8 @@ port_counts(const struct lull_fwd *fwd, uint16_t port)
 static void
 print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, double dt_s)
 {
-	fprintf(out, "%5s %-16s %12s %12s %14s %14s %10s %10s\n", "port", "name", "rx-pps", "tx-pps",
-		"rx-packets", "tx-packets", "rx-missed", "tx-dropped");
+	fprintf(out, "%5s %-16s %12s %12s %14s %14s %10s %10s\n", "port", "name", "rx-pps",
+		"tx-pps", "rx-packets", "tx-packets", "rx-missed", "tx-dropped");
 	for (unsigned int i = 0; i < fwd->n_ports; i++) {
 		const struct lull_port *port = &fwd->ports[i];
 		struct port_counts c = port_counts(fwd, port->id);
@@ -39,9 +39,11 @@ print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev,
 
 		if (rte_eth_stats_get(port->id, &st) != 0)
 			memset(&st, 0, sizeof(st));
-		fprintf(out, "%5u %-16.16s %12.0f %12.0f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
-			     " %10" PRIu64 "\n",
-			port->id, port->name, dt_s > 0 ? (double)(c.rx - prev->port_rx[i]) / dt_s : 0.0,
+		fprintf(out,
+			"%5u %-16.16s %12.0f %12.0f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n",
+			port->id, port->name,
+			dt_s > 0 ? (double)(c.rx - prev->port_rx[i]) / dt_s : 0.0,
 			dt_s > 0 ? (double)(c.tx - prev->port_tx[i]) / dt_s : 0.0, c.rx, c.tx,
 			st.imissed + st.rx_nombuf, c.tx_dropped + st.oerrors);
 		prev->port_rx[i] = c.rx;
@@ -61,8 +63,9 @@ print_pmds(FILE *out, const struct lull_fwd *fwd)
 		uint64_t rx = lull_pmd_rx_total(pmd, UINT16_MAX);
 		uint64_t total_tsc = busy_tsc + idle_tsc;
 
-		fprintf(out, "%5u %6u %14" PRIu64 " %8.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
-			     " %11.1f\n",
+		fprintf(out,
+			"%5u %6u %14" PRIu64 " %8.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			" %11.1f\n",
 			pmd->index, pmd->lcore, lull_counter_read(&pmd->stats[LULL_PMD_ITERATIONS]),
 			total_tsc ? 100.0 * (double)busy_tsc / (double)total_tsc : 0.0, rx,
 			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true),

@@ -20,7 +20,7 @@ struct lull_stats_prev {
 };
 
 /** Print a port table and a PMD table; update prev. final marks the exit report. */
-void lull_stats_print(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev,
-	bool final);
+void lull_stats_print(
+	FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, bool final);
 
 #endif /* LULL_STATS_H */

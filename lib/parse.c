@@ -46,8 +46,8 @@ list_has(const unsigned int *v, unsigned int n, unsigned int x)
 }
 
 int
-lull_parse_uint_list(const char *s, unsigned int max, unsigned int *out, unsigned int cap,
-	unsigned int *n_out)
+lull_parse_uint_list(
+	const char *s, unsigned int max, unsigned int *out, unsigned int cap, unsigned int *n_out)
 {
 	unsigned int n = 0;
 	const char *p = s;

@@ -27,8 +27,8 @@ int lull_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
  * Parse a list of unsigned integers and ranges, "1,3-5,8", into out[] in the
  * order given. Values above max are -ERANGE, repeats are -EEXIST.
  */
-int lull_parse_uint_list(const char *s, unsigned int max, unsigned int *out, unsigned int cap,
-	unsigned int *n_out);
+int lull_parse_uint_list(
+	const char *s, unsigned int max, unsigned int *out, unsigned int cap, unsigned int *n_out);
 
 /** Parse "aa:bb:cc:dd:ee:ff" (hex digits, colons) into mac[6]. */
 int lull_parse_mac(const char *s, uint8_t mac[6]);

@@ -77,7 +77,8 @@ test_parse_bad(void **state)
 		{"--rxq-pmd 0:0", -EINVAL, "--rxq-pmd: bad assignment '0:0'"},
 		{"--rxq-pmd 0:0@x", -EINVAL, "--rxq-pmd: bad assignment '0:0@x'"},
 		{"--rxq-pmd 0:0@1,0:0@2", -EEXIST, "queue 0:0 assigned twice at '0:0@2'"},
-		{"--eth-peer 0,zz:00:00:00:00:00", -EINVAL, "--eth-peer: bad value '0,zz:00:00:00:00:00'"},
+		{"--eth-peer 0,zz:00:00:00:00:00", -EINVAL,
+			"--eth-peer: bad value '0,zz:00:00:00:00:00'"},
 		{"--eth-peer 40,02:00:00:00:00:00", -EINVAL, "--eth-peer: bad value '40,"},
 		{"stray", -EINVAL, "unexpected argument 'stray'"},
 	};
@@ -107,11 +108,13 @@ test_parse_good(void **state)
 	assert_int_equal(cfg.n_pmds, 0);
 	assert_false(cfg.help);
 
-	assert_int_equal(parse(&cfg,
-				 "--pmd-cores 1,3-4 --rxq 2 --txq 4 --rxd 512 --txd 2048 --burst 64 "
-				 "--fwd-mode macswap --port-pairs 0:1,2:2 --rxq-pmd 0:1@3 "
-				 "--stats-period 0 --drain-us 50 --tx-retries 3 --eth-peer 1,aa:bb:cc:dd:ee:ff",
-				 err, sizeof(err)),
+	assert_int_equal(
+		parse(&cfg,
+			"--pmd-cores 1,3-4 --rxq 2 --txq 4 --rxd 512 --txd 2048 --burst 64 "
+			"--fwd-mode macswap --port-pairs 0:1,2:2 --rxq-pmd 0:1@3 "
+			"--stats-period 0 --drain-us 50 --tx-retries 3 --eth-peer "
+			"1,aa:bb:cc:dd:ee:ff",
+			err, sizeof(err)),
 		0);
 	assert_int_equal(cfg.n_pmds, 3);
 	assert_int_equal(cfg.pmd_lcores[2], 4);
@@ -219,9 +222,8 @@ test_resolve_pins_and_self_pair(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(parse(&cfg, "--port-pairs 0:1,2:2 --rxq-pmd 2:0@2,0:0@2", err,
-				 sizeof(err)),
-		0);
+	assert_int_equal(
+		parse(&cfg, "--port-pairs 0:1,2:2 --rxq-pmd 2:0@2,0:0@2", err, sizeof(err)), 0);
 	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
 	assert_int_equal(cfg.dst_port[2], 2);
 	assert_int_equal(cfg.rxq_pmd[2][0], 1); /* lcore 2 is PMD index 1 */
@@ -249,9 +251,11 @@ test_check_port(void **state)
 		{"--rxd 4096 --txd 65", NULL},
 		{"--rxq 5", "--rxq: bad value '5' for nic0 (it has at most 4)"},
 		{"--txq 9", "--txq: bad value '9' for nic0 (it has at most 8)"},
-		{"--rxd 8192", "--rxd: bad value '8192' for nic0 (it accepts 64..4096, a multiple of 32)"},
+		{"--rxd 8192",
+			"--rxd: bad value '8192' for nic0 (it accepts 64..4096, a multiple of 32)"},
 		{"--rxd 100", "--rxd: bad value '100' for nic0"},
-		{"--txd 32", "--txd: bad value '32' for nic0 (it accepts 64..4096, a multiple of 1)"},
+		{"--txd 32",
+			"--txd: bad value '32' for nic0 (it accepts 64..4096, a multiple of 1)"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -263,7 +267,8 @@ test_check_port(void **state)
 		if (cfg.n_txq == 0)
 			cfg.n_txq = 1;
 		ret = lull_config_check_port(&cfg, &nic, err, sizeof(err));
-		if (cases[i].msg == NULL ? ret != 0 : (ret != -EINVAL || !strstr(err, cases[i].msg)))
+		if (cases[i].msg == NULL ? ret != 0
+					 : (ret != -EINVAL || !strstr(err, cases[i].msg)))
 			fail_msg("args '%s': got %d '%s', want '%s'", cases[i].args, ret, err,
 				cases[i].msg ? cases[i].msg : "accepted");
 	}
