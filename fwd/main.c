@@ -6,8 +6,6 @@
  * wait for a signal (printing stats) -> stop PMDs -> close ports -> exit.
  */
 #include <errno.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,41 +21,18 @@
 
 #include "config.h"
 #include "fwd.h"
+#include "quit.h"
 #include "stats.h"
 
 #define LULL_MAIN_TICK_MS 100 /* how often the main thread looks at the quit flag */
 
-static atomic_bool lull_quit; /* written by the signal handler, read by the main thread */
 static const char *lull_prog = "lull";
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	atomic_store(&lull_quit, true); /* only this: the handler must stay async-signal-safe */
-}
-
-static bool
-quit_requested(void)
-{
-	return atomic_load(&lull_quit);
-}
 
 static void
 usage_hook(const char *prog)
 {
 	printf("\n");
 	lull_config_usage(prog);
-}
-
-/* Index of "--" in argv, or argc when there is none. */
-static int
-find_separator(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0)
-			return i;
-	return argc;
 }
 
 static struct lull_sys
@@ -178,7 +153,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 	uint64_t period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
 	uint64_t next_tsc = rte_rdtsc() + period_tsc;
 
-	while (!quit_requested()) {
+	while (!lull_quit_requested()) {
 		const struct timespec ts = {.tv_sec = 0, .tv_nsec = LULL_MAIN_TICK_MS * 1000000L};
 
 		nanosleep(&ts, NULL);
@@ -231,7 +206,7 @@ main(int argc, char **argv)
 	static struct lull_fwd fwd; /* large: keep it off the stack */
 	struct lull_stats_prev prev = {0};
 	char err[512] = "";
-	int sep = find_separator(argc, argv);
+	int sep = lull_argv_separator(argc, argv);
 	bool eal_up = false, running = false;
 	int ret, status = EXIT_FAILURE;
 
@@ -264,8 +239,7 @@ main(int argc, char **argv)
 	ret = lull_config_resolve(&fwd.cfg, &sys, err, sizeof(err));
 	if (ret < 0)
 		goto end;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	lull_quit_install();
 
 	ret = check_ports(&fwd, err, sizeof(err));
 	if (ret == 0)
@@ -286,7 +260,7 @@ main(int argc, char **argv)
 		lull_fwd_mode_name(fwd.cfg.mode), fwd.n_ports, fwd.n_pmds, fwd.cfg.burst);
 	/* Wait for links before anything can close the ports (net_memif crashes on a close
 	 * right after start). */
-	lull_port_wait_links(fwd.ports, fwd.n_ports, fwd.cfg.link_wait_ms, quit_requested);
+	lull_port_wait_links(fwd.ports, fwd.n_ports, fwd.cfg.link_wait_ms, lull_quit_requested);
 	run_until_signal(&fwd, &prev);
 	printf("\nlull: stopping\n");
 	status = EXIT_SUCCESS;

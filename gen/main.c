@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lull-gen [EAL options] -- [lull-gen options]
+ *
+ * options -> EAL -> ports -> links up -> run the profile on this (main)
+ * lcore -> drain -> report -> close ports -> exit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "config.h"
+#include "gen.h"
+#include "port.h"
+#include "quit.h"
+#include "report.h"
+
+#define GEN_LINK_WAIT_MS 10000
+
+static void
+usage_hook(const char *prog)
+{
+	printf("\n");
+	gen_config_usage(prog);
+}
+
+static int
+pick_ports(struct gen *g, struct gen_config *cfg, unsigned int n_ports, char *err, size_t errlen)
+{
+	if (n_ports == 0) {
+		snprintf(err, errlen, "no ports: give EAL a device, e.g. --vdev net_memif0");
+		return -ENODEV;
+	}
+	if (cfg->tx_port == GEN_NO_PORT)
+		cfg->tx_port = 0;
+	if (cfg->rx_port == GEN_NO_PORT)
+		cfg->rx_port = n_ports >= 2 ? 1 : 0;
+	if (cfg->tx_port >= n_ports || cfg->rx_port >= n_ports) {
+		snprintf(err, errlen, "--%s: bad value '%u' (%u ports)",
+			cfg->tx_port >= n_ports ? "tx-port" : "rx-port",
+			cfg->tx_port >= n_ports ? cfg->tx_port : cfg->rx_port, n_ports);
+		return -EINVAL;
+	}
+	g->tx_port = cfg->tx_port;
+	g->rx_port = cfg->rx_port;
+	return 0;
+}
+
+/* The port settings lull-gen asks for, in the forwarder's config terms. */
+static void
+port_config(struct lull_config *pc)
+{
+	lull_config_defaults(pc);
+	pc->n_rxq = 1;
+	pc->n_txq = 1;
+}
+
+static FILE *
+open_out(const char *path, const char *opt, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	f = fopen(path, "w");
+	if (f == NULL)
+		snprintf(err, errlen, "--%s: cannot write '%s': %s", opt, path, strerror(errno));
+	return f;
+}
+
+static int
+write_results(const struct gen *g, char *err, size_t errlen)
+{
+	const char *paths[2] = {g->cfg->json_path, g->cfg->csv_path};
+	const char *opts[2] = {"json", "csv"};
+
+	gen_report_table(stdout, g);
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+
+		if (paths[i] == NULL)
+			continue;
+		f = open_out(paths[i], opts[i], err, errlen);
+		if (f == NULL)
+			return -errno;
+		if (i == 0)
+			gen_report_json(f, g);
+		else
+			gen_report_csv(f, g);
+		if (f != stdout)
+			fclose(f);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct gen_config cfg; /* large: keep them off the stack */
+	static struct gen g;
+	static struct lull_port ports[LULL_MAX_PORTS];
+	struct lull_config pc;
+	unsigned int n_ports = 0;
+	char err[512] = "";
+	int sep = lull_argv_separator(argc, argv);
+	bool eal_up = false;
+	int ret, status = EXIT_FAILURE;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	gen_config_defaults(&cfg);
+	if (sep < argc) {
+		char *name = argv[sep];
+
+		argv[sep] = argv[0];
+		ret = gen_config_parse(&cfg, argc - sep, argv + sep, err, sizeof(err));
+		argv[sep] = name;
+		if (ret < 0)
+			goto end;
+		if (cfg.help) {
+			gen_config_usage(argv[0]);
+			return EXIT_SUCCESS;
+		}
+	}
+	rte_set_application_usage_hook(usage_hook);
+	ret = rte_eal_init(sep, argv);
+	if (ret < 0) {
+		snprintf(err, sizeof(err), "EAL: cannot initialise: %s", rte_strerror(rte_errno));
+		goto end;
+	}
+	eal_up = true;
+	lull_quit_install();
+
+	g.cfg = &cfg;
+	g.quit = lull_quit_flag();
+	g.tsc_hz = rte_get_tsc_hz();
+	g.ns_per_tsc = 1e9 / (double)g.tsc_hz;
+	g.run_id = cfg.run_id ? cfg.run_id : (uint16_t)(rte_rdtsc() % 65535 + 1);
+	ret = pick_ports(&g, &cfg, rte_eth_dev_count_avail(), err, sizeof(err));
+	if (ret < 0)
+		goto end;
+	port_config(&pc);
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		ret = lull_port_check(id, &pc, err, sizeof(err));
+		if (ret < 0)
+			goto end;
+	}
+	g.pool = rte_pktmbuf_pool_create("gen_mbufs", cfg.mbufs, 256, 0,
+		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (g.pool == NULL) {
+		snprintf(err, sizeof(err), "--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
+			cfg.mbufs, rte_strerror(rte_errno));
+		goto end;
+	}
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		ret = lull_port_start(&ports[n_ports], id, &pc, g.pool, err, sizeof(err));
+		n_ports++;
+		if (ret < 0)
+			goto end;
+	}
+	if (lull_port_wait_links(ports, n_ports, GEN_LINK_WAIT_MS, lull_quit_requested) != 0 &&
+		!lull_quit_requested()) {
+		snprintf(err, sizeof(err), "a link is still down after %d ms", GEN_LINK_WAIT_MS);
+		goto end;
+	}
+	gen_tmpl_init(&g.tmpl, &cfg, g.run_id, &ports[g.tx_port].mac);
+	printf("lull-gen: run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port %u\n",
+		g.run_id, cfg.profile.n, cfg.size, cfg.flows, g.tx_port, g.rx_port);
+	gen_run(&g);
+	if (write_results(&g, err, sizeof(err)) == 0)
+		status = EXIT_SUCCESS;
+end:
+	if (err[0] != '\0')
+		fprintf(stderr, "lull-gen: %s\n", err);
+	for (unsigned int i = 0; i < n_ports; i++)
+		lull_port_close(&ports[i]);
+	if (g.pool != NULL) {
+		unsigned int avail = rte_mempool_avail_count(g.pool);
+
+		if (avail != g.pool->size) {
+			fprintf(stderr, "lull-gen: %u of %u mbufs not returned to the pool\n",
+				g.pool->size - avail, g.pool->size);
+			status = EXIT_FAILURE;
+		}
+		rte_mempool_free(g.pool);
+	}
+	if (eal_up)
+		rte_eal_cleanup();
+	return status;
+}

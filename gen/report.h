@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * lull-gen results per phase, as a table for people, JSON or CSV for scripts.
+ * All three views print the same rows (gen_report_row).
+ */
+#ifndef LULL_GEN_REPORT_H
+#define LULL_GEN_REPORT_H
+
+#include <stdio.h>
+
+#include "gen.h"
+
+struct gen_report_row {
+	unsigned int phase;
+	const char *text;
+	double secs;
+	double offered_pps; /**< -1 for max */
+	double tx_pps, rx_pps;
+	uint64_t tx, rx, lost, dup, reordered, refused, skipped, bad_cksum;
+	double loss_pct;
+	double min_us, avg_us, p50_us, p90_us, p99_us, p999_us, max_us;
+};
+
+void gen_report_row(const struct gen *g, unsigned int i, struct gen_report_row *r);
+
+void gen_report_table(FILE *out, const struct gen *g);
+void gen_report_json(FILE *out, const struct gen *g);
+void gen_report_csv(FILE *out, const struct gen *g);
+
+#endif /* LULL_GEN_REPORT_H */
