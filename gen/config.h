@@ -13,7 +13,7 @@
 #include "profile.h"
 
 #define GEN_MIN_SIZE 64   /**< frame bytes without FCS: headers (42) + stamp (22) */
-#define GEN_MAX_SIZE 1518
+#define GEN_MAX_SIZE 1514 /**< a 1518-byte frame on the wire, with FCS */
 #define GEN_MAX_BURST 256
 #define GEN_NO_PORT 0xffff
 

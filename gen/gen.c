@@ -121,7 +121,7 @@ run_phase(struct gen *g, unsigned int i)
 	lull_pace_start(&pace, ph, 0, ((uint64_t)g->run_id << 32) | (i + 1),
 		(uint64_t)g->cfg->max_lag_us * 1000);
 	for (;;) {
-		uint64_t now_ns;
+		uint64_t now_ns, deadline_ns;
 		uint32_t due;
 
 		poll_rx(g);
@@ -130,9 +130,13 @@ run_phase(struct gen *g, unsigned int i)
 		/* deadlines at or after the phase's end belong to no one */
 		if (now_ns >= ph->duration_ns || atomic_load_explicit(g->quit, memory_order_relaxed))
 			break;
+		deadline_ns = lull_pace_next_ns(&pace); /* 0: a burst goes on, or max */
 		due = lull_pace_due(&pace, now_ns, g->cfg->burst);
-		if (due > 0)
+		if (due > 0) {
+			if (deadline_ns != 0 && now_ns >= deadline_ns)
+				lull_hist_add(&ps->late_ns, now_ns - deadline_ns);
 			send_burst(g, ps, (uint16_t)i, due);
+		}
 		if (progress_tsc != 0 && now_tsc - last_tsc >= progress_tsc)
 			progress(g, i, now_tsc, &last_tsc, &last_tx, &last_rx);
 	}
@@ -147,7 +151,10 @@ gen_run(struct gen *g)
 
 	lull_seqwin_init(&g->seqwin);
 	for (unsigned int i = 0; i < g->cfg->profile.n; i++)
+	{
 		lull_hist_init(&g->phases[i].rtt_ns);
+		lull_hist_init(&g->phases[i].late_ns);
+	}
 	for (g->n_done = 0; g->n_done < g->cfg->profile.n; g->n_done++) {
 		if (atomic_load_explicit(g->quit, memory_order_relaxed))
 			break;

@@ -29,6 +29,7 @@ struct gen_phase_stats {
 	uint64_t start_tsc;
 	uint64_t end_tsc;
 	struct lull_hist rtt_ns; /**< round-trip time of every first arrival */
+	struct lull_hist late_ns; /**< how late each send started after its deadline */
 };
 
 struct gen {

@@ -31,6 +31,9 @@ gen_report_row(const struct gen *g, unsigned int i, struct gen_report_row *r)
 	r->p99_us = (double)lull_hist_quantile(h, 0.99) / 1e3;
 	r->p999_us = (double)lull_hist_quantile(h, 0.999) / 1e3;
 	r->max_us = (double)h->max / 1e3;
+	r->late_p50_us = (double)lull_hist_quantile(&ps->late_ns, 0.50) / 1e3;
+	r->late_p99_us = (double)lull_hist_quantile(&ps->late_ns, 0.99) / 1e3;
+	r->late_max_us = (double)ps->late_ns.max / 1e3;
 }
 
 static void
@@ -69,10 +72,9 @@ gen_report_table(FILE *out, const struct gen *g)
 			r.phase, r.text, r.secs, offered, tx, rx, r.tx, r.rx, r.lost, r.loss_pct, r.dup,
 			r.reordered, r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us,
 			r.max_us);
-		if (r.refused || r.skipped || r.bad_cksum)
-			fprintf(out, "    refused by the port %" PRIu64 ", skipped by the catch-up bound %" PRIu64
-				     ", bad checksums %" PRIu64 "\n",
-				r.refused, r.skipped, r.bad_cksum);
+		fprintf(out, "    tx late p50/p99/max %.1f/%.1f/%.1f us; refused by the port %" PRIu64
+			     ", skipped by the catch-up bound %" PRIu64 ", bad checksums %" PRIu64 "\n",
+			r.late_p50_us, r.late_p99_us, r.late_max_us, r.refused, r.skipped, r.bad_cksum);
 	}
 	fprintf(out, "foreign frames %" PRIu64 ", too old to judge %" PRIu64 "\n", g->foreign,
 		g->too_old);
@@ -94,10 +96,12 @@ gen_report_json(FILE *out, const struct gen *g)
 			", \"lost\": %" PRIu64 ", \"loss_pct\": %.6f, \"dup\": %" PRIu64
 			", \"reordered\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"skipped\": %" PRIu64
 			", \"bad_cksum\": %" PRIu64 ", \"lat_us\": {\"min\": %.3f, \"avg\": %.3f, "
-			"\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p99.9\": %.3f, \"max\": %.3f}}",
+			"\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p99.9\": %.3f, \"max\": %.3f}, "
+			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}}",
 			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx,
 			r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum,
-			r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us);
+			r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us,
+			r.late_p50_us, r.late_p99_us, r.late_max_us);
 	}
 	fprintf(out, "\n]}\n");
 }
@@ -107,16 +111,17 @@ gen_report_csv(FILE *out, const struct gen *g)
 {
 	fprintf(out, "phase,profile,secs,offered_pps,tx_pps,rx_pps,sent,received,lost,loss_pct,dup,"
 		     "reordered,refused,skipped,bad_cksum,min_us,avg_us,p50_us,p90_us,p99_us,"
-		     "p999_us,max_us\n");
+		     "p999_us,max_us,late_p50_us,late_p99_us,late_max_us\n");
 	for (unsigned int i = 0; i < g->n_done; i++) {
 		struct gen_report_row r;
 
 		gen_report_row(g, i, &r);
 		fprintf(out,
 			"%u,%s,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
 			r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx, r.rx, r.lost,
 			r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum, r.min_us,
-			r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us);
+			r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us, r.late_p50_us,
+			r.late_p99_us, r.late_max_us);
 	}
 }

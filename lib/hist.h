@@ -36,7 +36,7 @@ lull_hist_bucket(uint64_t v)
 		return (unsigned int)v;
 	k = 63u - (unsigned int)__builtin_clzll(v);
 	return ((k - LULL_HIST_SUB_BITS + 1) << LULL_HIST_SUB_BITS) |
-		(unsigned int)((v >> (k - LULL_HIST_SUB_BITS)) & (LULL_HIST_SUB - 1));
+	       (unsigned int)((v >> (k - LULL_HIST_SUB_BITS)) & (LULL_HIST_SUB - 1));
 }
 
 /** Record one value. */

@@ -33,8 +33,8 @@ skip_off_window(struct lull_pace *p)
 }
 
 void
-lull_pace_start(struct lull_pace *p, const struct lull_phase *ph, uint64_t start_ns,
-	uint64_t seed, uint64_t max_lag_ns)
+lull_pace_start(struct lull_pace *p, const struct lull_phase *ph, uint64_t start_ns, uint64_t seed,
+	uint64_t max_lag_ns)
 {
 	p->ph = ph;
 	p->start_ns = start_ns;

@@ -20,12 +20,12 @@
 struct lull_pace {
 	const struct lull_phase *ph;
 	uint64_t start_ns;
-	double next_ns;       /**< next deadline */
-	double interval_ns;   /**< mean spacing (RATE, POISSON, ONOFF) */
-	uint64_t max_lag_ns;  /**< backlog bound */
-	uint64_t rng;         /**< xorshift64 state (POISSON) */
-	uint64_t burst_left;  /**< BURST: packets of the current burst still due */
-	uint64_t skipped;     /**< packets dropped from the schedule by the lag bound */
+	double next_ns;      /**< next deadline */
+	double interval_ns;  /**< mean spacing (RATE, POISSON, ONOFF) */
+	uint64_t max_lag_ns; /**< backlog bound */
+	uint64_t rng;        /**< xorshift64 state (POISSON) */
+	uint64_t burst_left; /**< BURST: packets of the current burst still due */
+	uint64_t skipped;    /**< packets dropped from the schedule by the lag bound */
 };
 
 /** Start a phase at start_ns. seed != 0. */

@@ -166,13 +166,15 @@ lull_profile_parse(const char *s, struct lull_profile *p, char *err, size_t errl
 		memcpy(token, cur, len);
 		token[len] = '\0';
 		if (p->n == LULL_MAX_PHASES) {
-			snprintf(err, errlen, "--profile: more than %d phases at '%s'", LULL_MAX_PHASES,
-				token);
+			snprintf(err, errlen, "--profile: more than %d phases at '%s'",
+				LULL_MAX_PHASES, token);
 			return -E2BIG;
 		}
 		if (parse_phase(token, &p->phases[p->n]) < 0) {
 			snprintf(err, errlen,
-				"--profile: bad phase '%s' (expected idle:T, rate:R:T, poisson:R:T, burst:N/T:T, onoff:R:T/T:T or max:T; R like 10k, T like 5s)",
+				"--profile: bad phase '%s' (expected idle:T, rate:R:T, "
+				"poisson:R:T, burst:N/T:T, onoff:R:T/T:T or max:T; R like 10k, T "
+				"like 5s)",
 				token);
 			return -EINVAL;
 		}

@@ -7,7 +7,7 @@ packages=(
 	build-essential pkg-config meson ninja-build clang libclang-rt-14-dev clang-format
 	libdpdk-dev dpdk dpdk-dev # DPDK 22.11 libraries, drivers, dpdk-testpmd, dpdk-telemetry.py
 	libcmocka-dev             # unit tests
-	iproute2 iputils-ping ethtool procps coreutils # integration tests (netns, veth, ping)
+	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
 	gnuplot-nox python3       # benchmarks and plots
 )
 
