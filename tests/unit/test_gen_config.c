@@ -17,7 +17,8 @@ static struct gen_config cfg;
 static int
 parse(const char *line, char *err, size_t errlen)
 {
-	char buf[512], *argv[32];
+	static char buf[512]; /* outlives parse(): cfg keeps pointers into argv */
+	char *argv[32];
 	int argc = 0;
 
 	argv[argc++] = (char *)"lull-gen";
