@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "policy.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* rate: the arrival rate is re-estimated every period; the peak halves in ~0.7 s. */
+#define RATE_PERIOD_NS 1000000u
+#define PEAK_DECAY     1024u
+
+static const char *const names[LULL_POLICY_N_KINDS] = {
+	[LULL_POLICY_OFF] = "off",
+	[LULL_POLICY_OVS] = "ovs",
+	[LULL_POLICY_WINDOW] = "window",
+	[LULL_POLICY_RATE] = "rate",
+};
+
+const char *
+lull_policy_name(enum lull_policy_kind kind)
+{
+	return kind < LULL_POLICY_N_KINDS ? names[kind] : NULL;
+}
+
+int
+lull_policy_parse(const char *name)
+{
+	for (int k = 0; k < LULL_POLICY_N_KINDS; k++)
+		if (strcmp(name, names[k]) == 0)
+			return k;
+	return -EINVAL;
+}
+
+void
+lull_policy_defaults(struct lull_policy_params *p, enum lull_policy_kind kind, uint32_t burst,
+	uint32_t min_ring)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->max_sleep_ns = 250000; /* OVS's pmd-maxsleep example value */
+	p->step_ns = 1000;        /* OVS: +1 us per light iteration */
+	p->busy_threshold = burst / 2 ? burst / 2 : 1;
+	p->window = 64;
+	p->budget_ns = 250000;
+	p->linger_ns = 20000;
+	p->batch = burst / 2 ? burst / 2 : 1;
+	p->min_ring = min_ring;
+}
+
+int
+lull_policy_check(const struct lull_policy_params *p)
+{
+	if (p->kind >= LULL_POLICY_N_KINDS || p->max_sleep_ns > LULL_MAX_SLEEP_NS ||
+		p->budget_ns > LULL_MAX_SLEEP_NS || p->step_ns == 0 || p->busy_threshold == 0 ||
+		p->window == 0 || p->window > LULL_POLICY_MAX_WIN || p->batch == 0 ||
+		p->min_ring == 0)
+		return -EINVAL;
+	return 0;
+}
+
+void
+lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
+{
+	memset(pol, 0, sizeof(*pol));
+	pol->p = *p;
+}
+
+static inline uint64_t
+min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* OVS 3.1 pmd_thread_main(): the sleep that was reset by a busy queue is used as
+ * is, then grows by one step for the next iteration, up to the maximum. */
+static uint64_t
+decide_ovs(struct lull_policy *pol, bool busy)
+{
+	uint64_t s;
+
+	if (busy)
+		pol->sleep_ns = 0;
+	s = pol->sleep_ns;
+	pol->sleep_ns = min_u64(pol->sleep_ns + pol->p.step_ns, pol->p.max_sleep_ns);
+	return s;
+}
+
+/* Busy when the last W iterations together brought at least the threshold:
+ * a sum, so the order of queues within an iteration does not matter. */
+static uint64_t
+decide_window(struct lull_policy *pol, uint32_t n)
+{
+	pol->win_sum -= pol->win_pkts[pol->win_pos];
+	pol->win_pkts[pol->win_pos] = n;
+	pol->win_sum += n;
+	pol->win_pos = (pol->win_pos + 1) % pol->p.window;
+	return decide_ovs(pol, pol->win_sum >= pol->p.busy_threshold);
+}
+
+static void
+rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+{
+	uint64_t elapsed;
+
+	if (!pol->started) {
+		pol->started = true;
+		pol->period_start_ns = now_ns;
+		pol->last_pkt_ns = now_ns;
+	}
+	if (n > 0)
+		pol->last_pkt_ns = now_ns;
+	pol->period_pkts += n;
+	elapsed = now_ns - pol->period_start_ns;
+	if (elapsed >= RATE_PERIOD_NS) {
+		double sample = (double)pol->period_pkts / (double)elapsed;
+
+		pol->rate_ppns = (pol->rate_ppns + sample) / 2;
+		pol->peak_ppns -= pol->peak_ppns / PEAK_DECAY;
+		if (sample > pol->peak_ppns)
+			pol->peak_ppns = sample;
+		pol->period_start_ns = now_ns;
+		pol->period_pkts = 0;
+	}
+}
+
+/* Sleep about the time a useful batch takes to arrive, but never longer than
+ * the budget minus the measured oversleep, the maximum, or the time the
+ * smallest ring takes to fill half at the highest rate seen recently. */
+static uint64_t
+decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
+{
+	uint64_t cap, want;
+
+	rate_update(pol, now_ns, n);
+	if (busy || now_ns - pol->last_pkt_ns < pol->p.linger_ns)
+		return 0; /* traffic now or a moment ago: a reply may follow, keep polling */
+	cap = pol->p.budget_ns > pol->oversleep_ns ? pol->p.budget_ns - pol->oversleep_ns : 0;
+	cap = min_u64(cap, pol->p.max_sleep_ns);
+	if (pol->peak_ppns > 0)
+		cap = min_u64(cap, (uint64_t)((double)pol->p.min_ring / 2 / pol->peak_ppns));
+	want = pol->rate_ppns > 0 ? (uint64_t)((double)pol->p.batch / pol->rate_ppns) : cap;
+	want = min_u64(want, cap);
+	return want < pol->p.step_ns ? 0 : want; /* shorter than a step: not worth a wait */
+}
+
+uint64_t
+lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
+{
+	uint32_t n = pol->iter_pkts;
+	bool busy = pol->iter_busy;
+	uint64_t s;
+
+	pol->iter_pkts = 0;
+	pol->iter_busy = false;
+	switch (pol->p.kind) {
+	case LULL_POLICY_OVS:
+		s = decide_ovs(pol, busy);
+		break;
+	case LULL_POLICY_WINDOW:
+		s = decide_window(pol, n);
+		break;
+	case LULL_POLICY_RATE:
+		s = decide_rate(pol, now_ns, n, busy);
+		break;
+	case LULL_POLICY_OFF:
+	default:
+		s = 0;
+		break;
+	}
+	return min_u64(s, pol->p.max_sleep_ns);
+}
+
+void
+lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns)
+{
+	uint64_t over = actual_ns > requested_ns ? actual_ns - requested_ns : 0;
+
+	pol->oversleep_ns = (3 * pol->oversleep_ns + over) / 4;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Sleep policies: given what each rx burst returned and the time, how long a
+ * PMD should wait before its next poll. Pure and deterministic (no DPDK, no
+ * clock, no syscall): the datapath, the unit tests and a simulator run the
+ * same code.
+ *
+ * Per iteration the PMD calls lull_policy_observe() after each rx burst,
+ * lull_policy_decide() once at the end, and lull_policy_slept() after a wait.
+ * Not thread-safe: one PMD owns one struct lull_policy.
+ */
+#ifndef LULL_POLICY_H
+#define LULL_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LULL_MAX_SLEEP_NS   10000000u /**< 10 ms: longest sleep any policy may ask for */
+#define LULL_POLICY_MAX_WIN 1024      /**< longest history of the window policy */
+
+enum lull_policy_kind {
+	LULL_POLICY_OFF,    /**< busy polling */
+	LULL_POLICY_OVS,    /**< OVS 3.1+: +step per light iteration up to max, reset when busy */
+	LULL_POLICY_WINDOW, /**< like ovs, but judged on the mean of the last W iterations */
+	LULL_POLICY_RATE,   /**< from the arrival rate, within a latency budget and the ring */
+	LULL_POLICY_N_KINDS,
+};
+
+struct lull_policy_params {
+	enum lull_policy_kind kind;
+	uint64_t max_sleep_ns;   /**< cap of every sleep, <= LULL_MAX_SLEEP_NS */
+	uint64_t step_ns;        /**< ovs/window ramp; rate: first sleep of an idle spell */
+	uint32_t busy_threshold; /**< packets in one rx burst that mean "busy" */
+	uint32_t window;         /**< window: iterations of history, 1..LULL_POLICY_MAX_WIN */
+	uint64_t budget_ns;      /**< rate: added latency the operator accepts */
+	uint64_t linger_ns;      /**< rate: keep polling this long after the last packet */
+	uint32_t batch;          /**< rate: packets worth waiting for (a useful batch) */
+	uint32_t min_ring;       /**< rate: smallest polled rx ring, in descriptors */
+};
+
+struct lull_policy {
+	struct lull_policy_params p;
+	uint64_t sleep_ns;      /**< ovs, window: current ramp; rate: last idle sleep */
+	uint32_t iter_pkts;     /**< packets this iteration */
+	bool iter_busy;         /**< a burst reached the busy threshold this iteration */
+	/* window */
+	uint32_t win_pkts[LULL_POLICY_MAX_WIN];
+	uint32_t win_pos;
+	uint64_t win_sum;
+	/* rate */
+	uint64_t last_pkt_ns;   /**< when packets were last seen */
+	uint64_t period_start_ns;
+	uint64_t period_pkts;
+	double rate_ppns;       /**< estimated arrival rate, packets per ns */
+	double peak_ppns;       /**< highest recent rate, decays slowly */
+	uint64_t oversleep_ns;  /**< measured: actual - requested, smoothed */
+	bool started;
+};
+
+/** Default parameters for a kind, for a PMD whose rx burst is burst and ring min_ring. */
+void lull_policy_defaults(struct lull_policy_params *p, enum lull_policy_kind kind,
+	uint32_t burst, uint32_t min_ring);
+
+/** @return 0, or -EINVAL when a parameter is out of range. */
+int lull_policy_check(const struct lull_policy_params *p);
+
+void lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p);
+
+/** After each rx burst: n packets. */
+static inline void
+lull_policy_observe(struct lull_policy *pol, uint32_t n)
+{
+	pol->iter_pkts += n;
+	if (n >= pol->p.busy_threshold)
+		pol->iter_busy = true;
+}
+
+/** At the end of an iteration: nanoseconds to wait before the next poll (0 = poll now). */
+uint64_t lull_policy_decide(struct lull_policy *pol, uint64_t now_ns);
+
+/** After a wait: what was asked and what it took. */
+void lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns);
+
+/** "off", "ovs", "window", "rate"; NULL for an unknown kind. */
+const char *lull_policy_name(enum lull_policy_kind kind);
+
+/** @return the kind, or -EINVAL for an unknown name. */
+int lull_policy_parse(const char *name);
+
+#endif /* LULL_POLICY_H */

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Sleep policies and the per-PMD list syntax, table-driven. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "policy.h"
+#include "sleeplist.h"
+
+static struct lull_policy pol, pol2;
+
+static void
+init(struct lull_policy *p, enum lull_policy_kind kind)
+{
+	struct lull_policy_params prm;
+
+	lull_policy_defaults(&prm, kind, 32, 1024);
+	assert_int_equal(lull_policy_check(&prm), 0);
+	lull_policy_init(p, &prm);
+}
+
+/* One iteration: the bursts of each queue, then the decision. */
+static uint64_t
+iterate(struct lull_policy *p, const uint32_t *bursts, unsigned int n, uint64_t now_ns)
+{
+	for (unsigned int i = 0; i < n; i++)
+		lull_policy_observe(p, bursts[i]);
+	return lull_policy_decide(p, now_ns);
+}
+
+static void
+test_ovs_ramp_and_reset(void **state)
+{
+	/* Two queues per iteration. Expected sleeps follow OVS 3.1 pmd_thread_main(). */
+	static const struct {
+		uint32_t q[2];
+		uint64_t sleep_ns;
+	} trace[] = {
+		{{0, 0}, 0},     /* starts at 0, then +1 us */
+		{{0, 0}, 1000},
+		{{5, 3}, 2000},  /* light: < 16 in every burst */
+		{{15, 15}, 3000},/* 30 packets, but no single burst reaches 16 */
+		{{16, 0}, 0},    /* one busy queue resets */
+		{{0, 0}, 1000},
+		{{0, 40}, 0},
+		{{1, 0}, 1000},
+	};
+	(void)state;
+	init(&pol, LULL_POLICY_OVS);
+	for (size_t i = 0; i < sizeof(trace) / sizeof(trace[0]); i++) {
+		uint64_t s = iterate(&pol, trace[i].q, 2, i * 1000);
+
+		if (s != trace[i].sleep_ns)
+			fail_msg("iteration %zu: slept %llu, want %llu", i, (unsigned long long)s,
+				(unsigned long long)trace[i].sleep_ns);
+	}
+	/* the ramp stops at the maximum (250 us) */
+	for (int i = 0; i < 1000; i++)
+		iterate(&pol, (uint32_t[]){0, 0}, 2, 0);
+	assert_int_equal(iterate(&pol, (uint32_t[]){0, 0}, 2, 0), 250000);
+}
+
+static void
+test_window_order_independent(void **state)
+{
+	(void)state;
+	srand(7);
+	init(&pol, LULL_POLICY_WINDOW);
+	init(&pol2, LULL_POLICY_WINDOW);
+	for (int i = 0; i < 20000; i++) {
+		uint32_t q[3] = {(uint32_t)(rand() % 3), (uint32_t)(rand() % 2),
+			(uint32_t)(rand() % 100 < 2 ? 20 : 0)};
+		uint32_t r[3] = {q[2], q[0], q[1]};
+		uint64_t a = iterate(&pol, q, 3, (uint64_t)i * 1000);
+		uint64_t b = iterate(&pol2, r, 3, (uint64_t)i * 1000);
+
+		if (a != b)
+			fail_msg("iteration %d: %llu vs %llu for permuted queues", i,
+				(unsigned long long)a, (unsigned long long)b);
+	}
+}
+
+static void
+test_window_steady_light_rate(void **state)
+{
+	uint64_t last = 0;
+
+	(void)state;
+	init(&pol, LULL_POLICY_WINDOW);
+	/* one packet every 8 iterations: 8 packets per 64-iteration window, under 16 */
+	for (int i = 0; i < 2000; i++) {
+		uint32_t n = i % 8 == 0;
+		uint64_t s = iterate(&pol, &n, 1, 0);
+
+		if (i > 300 && s != last)
+			fail_msg("iteration %d: sleep moved from %llu to %llu at a steady rate", i,
+				(unsigned long long)last, (unsigned long long)s);
+		last = s;
+	}
+	assert_int_equal(last, 250000);
+}
+
+static void
+test_rate_bounds_on_burst_trace(void **state)
+{
+	uint64_t now_ns = 0;
+	unsigned int sleeps = 0;
+
+	(void)state;
+	init(&pol, LULL_POLICY_RATE);
+	/* idle, then a line-rate burst (14.88 Mpps) every 100 ms, then idle */
+	for (int cycle = 0; cycle < 20; cycle++) {
+		for (int i = 0; i < 31; i++) { /* 1000 packets in bursts of 32 */
+			uint32_t n = 32;
+			uint64_t s = iterate(&pol, &n, 1, now_ns);
+
+			assert_int_equal(s, 0); /* busy: poll again */
+			now_ns += 2150;     /* 32 packets at line rate */
+		}
+		while (now_ns < (uint64_t)(cycle + 1) * 100000000) {
+			uint32_t n = 0;
+			uint64_t s = iterate(&pol, &n, 1, now_ns);
+
+			assert_true(s <= pol.p.budget_ns); /* the budget */
+			if (pol.peak_ppns > 0) /* the ring: at the peak, half of 1024 in s */
+				assert_true((double)s * pol.peak_ppns <= 512.0 + 1e-6);
+			if (s > 0) {
+				sleeps++;
+				lull_policy_slept(&pol, s, s + 30000); /* a backend 30 us late */
+			}
+			now_ns += s + 100;
+		}
+	}
+	assert_true(sleeps > 100);
+	/* oversleep is learned: sleeps stay within budget - oversleep */
+	assert_true(pol.oversleep_ns >= 29000 && pol.oversleep_ns <= 30000);
+}
+
+static void
+test_random_traces_in_range(void **state)
+{
+	(void)state;
+	srand(11);
+	for (int kind = 0; kind < LULL_POLICY_N_KINDS; kind++) {
+		uint64_t now_ns = 0;
+
+		init(&pol, (enum lull_policy_kind)kind);
+		for (int i = 0; i < 50000; i++) {
+			uint32_t q[2] = {(uint32_t)(rand() % 40), (uint32_t)(rand() % 3)};
+			uint64_t s = iterate(&pol, q, rand() % 3, now_ns);
+
+			if (s > pol.p.max_sleep_ns || (kind == LULL_POLICY_OFF && s != 0))
+				fail_msg("%s: sleep %llu out of [0, %llu]", lull_policy_name(kind),
+					(unsigned long long)s, (unsigned long long)pol.p.max_sleep_ns);
+			if (s)
+				lull_policy_slept(&pol, s, s + (uint64_t)(rand() % 50000));
+			now_ns += s + (uint64_t)(rand() % 5000);
+		}
+	}
+}
+
+static void
+test_policy_names_and_checks(void **state)
+{
+	struct lull_policy_params p;
+
+	(void)state;
+	assert_int_equal(lull_policy_parse("rate"), LULL_POLICY_RATE);
+	assert_int_equal(lull_policy_parse("ovs"), LULL_POLICY_OVS);
+	assert_int_equal(lull_policy_parse("fast"), -EINVAL);
+	assert_string_equal(lull_policy_name(LULL_POLICY_WINDOW), "window");
+	lull_policy_defaults(&p, LULL_POLICY_RATE, 32, 512);
+	p.max_sleep_ns = LULL_MAX_SLEEP_NS + 1;
+	assert_int_equal(lull_policy_check(&p), -EINVAL);
+	lull_policy_defaults(&p, LULL_POLICY_WINDOW, 32, 512);
+	p.window = LULL_POLICY_MAX_WIN + 1;
+	assert_int_equal(lull_policy_check(&p), -EINVAL);
+}
+
+static void
+test_sleeplist(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		const char *quote; /* the bad entry, quoted */
+	} cases[] = {
+		{"250", 0, NULL},
+		{"250,3:0,5:50", 0, NULL},
+		{"3:0,250", 0, NULL},
+		{"10000", 0, NULL},
+		{"10001", -EINVAL, "'10001'"},
+		{"250,300", -EINVAL, "'300'"},
+		{"3:0,3:5", -EEXIST, "'3:5'"},
+		{"3:x", -EINVAL, "'3:x'"},
+		{"a:5", -EINVAL, "'a:5'"},
+		{"250,", -EINVAL, "''"},
+		{"", -EINVAL, "''"},
+		{"-5", -EINVAL, "'-5'"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lull_sleeplist l;
+		char err[256] = "";
+		int ret = lull_sleeplist_parse(cases[i].in, &l, err, sizeof(err));
+
+		if (ret != cases[i].ret || (cases[i].quote && !strstr(err, cases[i].quote)))
+			fail_msg("'%s': got %d '%s'", cases[i].in, ret, err);
+	}
+	struct lull_sleeplist l;
+	char err[64];
+
+	assert_int_equal(lull_sleeplist_parse("250,3:0,5:50", &l, err, sizeof(err)), 0);
+	assert_int_equal(lull_sleeplist_get(&l, 3, 7), 0);
+	assert_int_equal(lull_sleeplist_get(&l, 5, 7), 50);
+	assert_int_equal(lull_sleeplist_get(&l, 1, 7), 250);
+	assert_int_equal(lull_sleeplist_parse("3:0", &l, err, sizeof(err)), 0);
+	assert_int_equal(lull_sleeplist_get(&l, 1, 7), 7); /* no default: the fallback */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ovs_ramp_and_reset),
+		cmocka_unit_test(test_window_order_independent),
+		cmocka_unit_test(test_window_steady_light_rate),
+		cmocka_unit_test(test_rate_bounds_on_burst_trace),
+		cmocka_unit_test(test_random_traces_in_range),
+		cmocka_unit_test(test_policy_names_and_checks),
+		cmocka_unit_test(test_sleeplist),
+	};
+
+	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}
