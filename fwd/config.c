@@ -15,6 +15,19 @@ static const char *const mode_names[LULL_FWD_N_MODES] = {
 	[LULL_FWD_MACSWAP] = "macswap",
 };
 
+static const char *const wake_names[LULL_WAKE_N_KINDS] = {
+	[LULL_WAKE_AUTO] = "auto",
+	[LULL_WAKE_NANOSLEEP] = "nanosleep",
+	[LULL_WAKE_PAUSE] = "pause",
+	[LULL_WAKE_TPAUSE] = "tpause",
+};
+
+const char *
+lull_wake_name(enum lull_wake_kind kind)
+{
+	return kind < LULL_WAKE_N_KINDS ? wake_names[kind] : NULL;
+}
+
 const char *
 lull_fwd_mode_name(enum lull_fwd_mode mode)
 {
@@ -34,6 +47,13 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->drain_us = 100;
 	cfg->tx_retries = 0;
 	cfg->link_wait_ms = 9000;
+	cfg->sleep_policy = LULL_POLICY_RATE;
+	cfg->latency_budget_us = 250;
+	cfg->sleep_step_us = 1;
+	cfg->sleep_window = 64;
+	cfg->linger_us = 20;
+	cfg->wake = LULL_WAKE_AUTO;
+	cfg->timer_slack_ns = 1;
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
@@ -84,14 +104,26 @@ enum opt_id {
 	OPT_TX_RETRIES,
 	OPT_LINK_WAIT_MS,
 	OPT_ETH_PEER,
+	OPT_SLEEP_POLICY,
+	OPT_SLEEP_MAX,
+	OPT_BUDGET,
+	OPT_SLEEP_STEP,
+	OPT_BUSY_THRESHOLD,
+	OPT_SLEEP_WINDOW,
+	OPT_LINGER,
+	OPT_WAKE,
+	OPT_TIMER_SLACK,
 };
 
 static const struct option long_opts[] = {
 	{"burst", required_argument, NULL, OPT_BURST},
+	{"busy-threshold", required_argument, NULL, OPT_BUSY_THRESHOLD},
 	{"drain-us", required_argument, NULL, OPT_DRAIN_US},
 	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
 	{"fwd-mode", required_argument, NULL, OPT_FWD_MODE},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"latency-budget-us", required_argument, NULL, OPT_BUDGET},
+	{"linger-us", required_argument, NULL, OPT_LINGER},
 	{"link-wait-ms", required_argument, NULL, OPT_LINK_WAIT_MS},
 	{"mbufs", required_argument, NULL, OPT_MBUFS},
 	{"pmd-cores", required_argument, NULL, OPT_PMD_CORES},
@@ -99,8 +131,14 @@ static const struct option long_opts[] = {
 	{"rxd", required_argument, NULL, OPT_RXD},
 	{"rxq", required_argument, NULL, OPT_RXQ},
 	{"rxq-pmd", required_argument, NULL, OPT_RXQ_PMD},
+	{"sleep-max-us", required_argument, NULL, OPT_SLEEP_MAX},
+	{"sleep-policy", required_argument, NULL, OPT_SLEEP_POLICY},
+	{"sleep-step-us", required_argument, NULL, OPT_SLEEP_STEP},
+	{"sleep-window", required_argument, NULL, OPT_SLEEP_WINDOW},
 	{"stats-period", required_argument, NULL, OPT_STATS_PERIOD},
+	{"timer-slack-ns", required_argument, NULL, OPT_TIMER_SLACK},
 	{"tx-retries", required_argument, NULL, OPT_TX_RETRIES},
+	{"wake", required_argument, NULL, OPT_WAKE},
 	{"txd", required_argument, NULL, OPT_TXD},
 	{"txq", required_argument, NULL, OPT_TXQ},
 	{NULL, 0, NULL, 0},
@@ -132,6 +170,12 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_DRAIN_US, 1, 1000000, drain_us),
 	NUM_OPT(OPT_TX_RETRIES, 0, 1000000, tx_retries),
 	NUM_OPT(OPT_LINK_WAIT_MS, 0, 600000, link_wait_ms),
+	NUM_OPT(OPT_BUDGET, 0, LULL_MAX_SLEEP_NS / 1000, latency_budget_us),
+	NUM_OPT(OPT_SLEEP_STEP, 1, 1000, sleep_step_us),
+	NUM_OPT(OPT_BUSY_THRESHOLD, 1, LULL_MAX_BURST, busy_threshold),
+	NUM_OPT(OPT_SLEEP_WINDOW, 1, LULL_POLICY_MAX_WIN, sleep_window),
+	NUM_OPT(OPT_LINGER, 0, 1000000, linger_us),
+	NUM_OPT(OPT_TIMER_SLACK, 1, 1000000, timer_slack_ns),
 };
 
 static const char *
@@ -165,16 +209,31 @@ parse_num_opt(
 }
 
 static int
-parse_fwd_mode(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+parse_named(const char *opt, const char *arg, const char *const *names, int n, int *out, char *err,
+	size_t errlen)
 {
-	for (int m = 0; m < LULL_FWD_N_MODES; m++) {
-		if (strcmp(arg, mode_names[m]) == 0) {
-			cfg->mode = (enum lull_fwd_mode)m;
+	char expected[128] = "";
+
+	for (int k = 0; k < n; k++) {
+		if (strcmp(arg, names[k]) == 0) {
+			*out = k;
 			return 0;
 		}
+		snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected), "%s%s",
+			k ? (k == n - 1 ? " or " : ", ") : "", names[k]);
 	}
-	return fail(err, errlen, -EINVAL,
-		"--fwd-mode: bad value '%s' (expected io, mac or macswap)", arg);
+	return fail(err, errlen, -EINVAL, "--%s: bad value '%s' (expected %s)", opt, arg, expected);
+}
+
+static int
+parse_fwd_mode(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	int k = 0,
+	    ret = parse_named("fwd-mode", arg, mode_names, LULL_FWD_N_MODES, &k, err, errlen);
+
+	if (ret == 0)
+		cfg->mode = (enum lull_fwd_mode)k;
+	return ret;
 }
 
 /* Calls item(cfg, text) for each comma-separated item; the item parser names the bad one. */
@@ -249,6 +308,39 @@ pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 }
 
 static int
+parse_sleep_policy(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	static const char *const policies[LULL_POLICY_N_KINDS] = {"off", "ovs", "window", "rate"};
+	int k = 0,
+	    ret = parse_named("sleep-policy", arg, policies, LULL_POLICY_N_KINDS, &k, err, errlen);
+
+	if (ret == 0)
+		cfg->sleep_policy = (enum lull_policy_kind)k;
+	return ret;
+}
+
+static int
+parse_wake(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	int k = 0, ret = parse_named("wake", arg, wake_names, LULL_WAKE_N_KINDS, &k, err, errlen);
+
+	if (ret == 0)
+		cfg->wake = (enum lull_wake_kind)k;
+	return ret;
+}
+
+static int
+parse_sleep_max(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	char why[384];
+	int ret = lull_sleeplist_parse(arg, &cfg->sleep_max, why, sizeof(why));
+
+	if (ret < 0)
+		return fail(err, errlen, ret, "--sleep-max-us: %s", why);
+	return 0;
+}
+
+static int
 parse_eth_peer(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
 {
 	char port_text[16];
@@ -313,6 +405,15 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 			break;
 		case OPT_ETH_PEER:
 			ret = parse_eth_peer(cfg, optarg, err, errlen);
+			break;
+		case OPT_SLEEP_POLICY:
+			ret = parse_sleep_policy(cfg, optarg, err, errlen);
+			break;
+		case OPT_SLEEP_MAX:
+			ret = parse_sleep_max(cfg, optarg, err, errlen);
+			break;
+		case OPT_WAKE:
+			ret = parse_wake(cfg, optarg, err, errlen);
 			break;
 		case ':':
 			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value",
@@ -496,6 +597,23 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	return 0;
 }
 
+void
+lull_config_policy(const struct lull_config *cfg, unsigned int lcore, struct lull_policy_params *p)
+{
+	lull_policy_defaults(p, cfg->sleep_policy, cfg->burst, cfg->n_rxd);
+	p->max_sleep_ns =
+		(uint64_t)lull_sleeplist_get(&cfg->sleep_max, lcore, LULL_DEFAULT_SLEEP_MAX_US) *
+		1000;
+	p->step_ns = (uint64_t)cfg->sleep_step_us * 1000;
+	if (cfg->busy_threshold != 0)
+		p->busy_threshold = cfg->busy_threshold;
+	p->window = cfg->sleep_window;
+	p->budget_ns = (uint64_t)cfg->latency_budget_us * 1000;
+	p->linger_ns = (uint64_t)cfg->linger_us * 1000;
+	if (p->max_sleep_ns == 0) /* a PMD whose maximum is 0 busy-polls, as in OVS */
+		p->kind = LULL_POLICY_OFF;
+}
+
 static int
 check_count(const char *opt, uint16_t n, uint16_t max, const char *dev, char *err, size_t errlen)
 {
@@ -565,6 +683,29 @@ lull_config_usage(const char *prog)
 	       "100;\n"
 	       "                        an idle poll flushes at once)\n"
 	       "  --tx-retries N        retry a refused tx N times before dropping (default 0)\n"
+	       "Sleeping:\n"
+	       "  --sleep-policy P      off (busy polling), ovs (OVS 3.1: +step per light "
+	       "iteration,\n"
+	       "                        reset when a burst reaches the busy threshold), window "
+	       "(the same\n"
+	       "                        judged over the last W iterations), rate (default: from "
+	       "the\n"
+	       "                        arrival rate, within the latency budget and the rx ring)\n"
+	       "  --sleep-max-us LIST   maximum sleep per PMD, OVS pmd-sleep-max syntax: "
+	       "250,3:0,5:50 =\n"
+	       "                        250 us, 0 on core 3 (busy polls), 50 on core 5 (default "
+	       "250,\n"
+	       "                        at most 10000)\n"
+	       "  --latency-budget-us U rate: latency a sleep may add, oversleep included (default "
+	       "250)\n"
+	       "  --sleep-step-us U     ovs/window ramp step; rate: shortest sleep worth taking "
+	       "(default 1)\n"
+	       "  --busy-threshold N    packets in one burst that mean busy (default burst/2)\n"
+	       "  --sleep-window W      window: iterations of history (default 64)\n"
+	       "  --linger-us U         rate: keep polling this long after a packet (default 20)\n"
+	       "  --wake W              auto, nanosleep, pause (spin) or tpause (WAITPKG) (default "
+	       "auto)\n"
+	       "  --timer-slack-ns N    PMD threads' timer slack (default 1)\n"
 	       "Output:\n"
 	       "  --stats-period S      print stats every S seconds, 0 = only at exit (default 1)\n"
 	       "  -h, --help            this text\n"

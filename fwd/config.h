@@ -20,6 +20,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "policy.h"
+#include "sleeplist.h"
+
 #define LULL_MAX_PMDS     64  /**< PMD threads */
 #define LULL_MAX_PORTS    32  /**< = RTE_MAX_ETHPORTS of Debian's DPDK build */
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
@@ -34,6 +37,18 @@ enum lull_fwd_mode {
 	LULL_FWD_MACSWAP, /**< swap src and dst MAC */
 	LULL_FWD_N_MODES,
 };
+
+/** Explicit rx-queue to PMD assignment, "port:queue@core". */
+/** How a PMD waits (fwd/wait.c); names here so the parser stays DPDK-free. */
+enum lull_wake_kind {
+	LULL_WAKE_AUTO,
+	LULL_WAKE_NANOSLEEP,
+	LULL_WAKE_PAUSE,
+	LULL_WAKE_TPAUSE,
+	LULL_WAKE_N_KINDS,
+};
+
+#define LULL_DEFAULT_SLEEP_MAX_US 250
 
 /** Explicit rx-queue to PMD assignment, "port:queue@core". */
 struct lull_rxq_pin {
@@ -72,6 +87,17 @@ struct lull_config {
 	uint32_t link_wait_ms;   /**< how long to wait for links at start */
 
 	uint8_t peer_mac[LULL_MAX_PORTS][6]; /**< dst MAC per tx port in mac mode */
+
+	/* Sleeping (lib/policy, fwd/wait). */
+	enum lull_policy_kind sleep_policy;
+	struct lull_sleeplist sleep_max; /**< per-PMD maximum sleep, us (OVS list syntax) */
+	uint32_t latency_budget_us;      /**< rate: added latency accepted */
+	uint32_t sleep_step_us;
+	uint32_t busy_threshold; /**< 0 = half the burst */
+	uint32_t sleep_window;
+	uint32_t linger_us;
+	enum lull_wake_kind wake;
+	uint32_t timer_slack_ns;
 
 	bool help; /**< --help was given: print usage, start nothing */
 
@@ -126,6 +152,13 @@ int lull_config_check_port(const struct lull_config *cfg, const struct lull_port
 
 /** Print the lull options and their defaults. */
 void lull_config_usage(const char *prog);
+
+/** Policy parameters of the PMD on lcore, from cfg (after resolve). */
+void lull_config_policy(
+	const struct lull_config *cfg, unsigned int lcore, struct lull_policy_params *p);
+
+/** "auto", "nanosleep", "pause", "tpause"; NULL for an unknown kind. */
+const char *lull_wake_name(enum lull_wake_kind kind);
 
 /** Name of a forwarding mode ("io", "mac", "macswap"). */
 const char *lull_fwd_mode_name(enum lull_fwd_mode mode);

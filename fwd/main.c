@@ -6,6 +6,7 @@
  * wait for a signal (printing stats) -> stop PMDs -> close ports -> exit.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,11 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 			return ret;
 		}
 		fwd->n_launched++;
+		printf("lull: PMD %u on lcore %u: sleep policy %s, max sleep %" PRIu64
+		       " us, latency budget %u us, wake %s\n",
+			i, pmd->lcore, lull_policy_name(pmd->policy.p.kind),
+			pmd->policy.p.max_sleep_ns / 1000, fwd->cfg.latency_budget_us,
+			lull_waiter_describe(&pmd->waiter));
 		printf("lull: PMD %u on lcore %u polls %u rx queue(s):", i, pmd->lcore,
 			pmd->n_rxqs);
 		for (unsigned int q = 0; q < pmd->n_rxqs; q++)

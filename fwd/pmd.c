@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -63,6 +64,24 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * cfg->drain_us;
 	pmd->engine = lull_engine_get(cfg->mode);
 	atomic_init(&pmd->stop, false);
+
+	struct lull_policy_params prm;
+
+	lull_config_policy(cfg, lcore, &prm);
+	*ret = lull_policy_check(&prm);
+	if (*ret == 0)
+		*ret = lull_waiter_init(&pmd->waiter, cfg->wake, err, errlen);
+	else
+		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
+	if (*ret < 0) {
+		lull_pmd_free(pmd);
+		return NULL;
+	}
+	lull_policy_init(&pmd->policy, &prm);
+	pmd->sleeping = prm.kind != LULL_POLICY_OFF;
+	pmd->max_sleep_ns = prm.max_sleep_ns;
+	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	pmd->timer_slack_ns = cfg->timer_slack_ns;
 
 	for (unsigned int p = 0; p < cfg->n_ports; p++) {
 		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
@@ -135,7 +154,7 @@ lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port)
 
 /* Phase 1: receive a burst, rewrite it (engine), buffer it for tx. */
 static inline uint16_t
-poll_rxq(const struct lull_pmd *pmd, struct lull_rxq *rxq)
+poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 {
 	struct rte_mbuf *pkts[LULL_MAX_BURST];
 	struct lull_txq *tx = rxq->tx;
@@ -145,6 +164,8 @@ poll_rxq(const struct lull_pmd *pmd, struct lull_rxq *rxq)
 	if (n == 0)
 		return 0;
 	lull_counter_add(&rxq->rx, n);
+	if (pmd->sleeping)
+		lull_policy_observe(&pmd->policy, n);
 	if (pmd->engine != NULL)
 		pmd->engine(pkts, n, &rxq->ctx);
 	if (n >= pmd->direct_tx_min && tx->buf->length == 0) {
@@ -201,6 +222,27 @@ account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t cycles_tsc)
 	}
 }
 
+/* Phase 3b: wait as long as the policy asked; returns the TSC after the wait. */
+static uint64_t
+sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
+{
+	uint64_t t0_tsc, t1_tsc, act_ns;
+
+	flush_all(pmd); /* nothing waits in a tx buffer while we sleep */
+	t0_tsc = rte_rdtsc();
+	lull_waiter_wait(&pmd->waiter, req_ns);
+	t1_tsc = rte_rdtsc();
+	act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
+	lull_policy_slept(&pmd->policy, req_ns, act_ns);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req_ns);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
+	if (req_ns >= pmd->max_sleep_ns)
+		lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+	return t1_tsc;
+}
+
 /* After a stop request: forward what is still queued, then flush. Bounded in time. */
 static void
 drain(struct lull_pmd *pmd)
@@ -227,6 +269,8 @@ lull_pmd_run(void *arg)
 	uint64_t flushed_tsc = prev_tsc;
 	unsigned int tick = 0;
 
+	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	for (;;) {
 		/* 1. poll every rx queue, process, buffer tx */
 		uint32_t n_rx = poll_all(pmd);
@@ -239,9 +283,18 @@ lull_pmd_run(void *arg)
 			flushed_tsc = now_tsc;
 		}
 
-		/* 3. account */
+		/* 3. account, then sleep if the policy says so (off: one branch) */
 		account(pmd, n_rx, now_tsc - prev_tsc);
 		prev_tsc = now_tsc;
+		if (pmd->sleeping) {
+			uint64_t req_ns = lull_policy_decide(
+				&pmd->policy, (uint64_t)((double)now_tsc * pmd->ns_per_tsc));
+
+			if (req_ns != 0) {
+				prev_tsc = sleep_for(pmd, req_ns);
+				flushed_tsc = prev_tsc;
+			}
+		}
 
 		/* 4. housekeeping tick: control flags */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {

@@ -22,6 +22,8 @@
 #include "config.h"
 #include "counters.h"
 #include "engine.h"
+#include "policy.h"
+#include "wait.h"
 
 /**
  * Iterations between housekeeping ticks (stop/reload checks). An idle
@@ -36,6 +38,11 @@ enum lull_pmd_stat {
 	LULL_PMD_BUSY_ITERATIONS, /**< iterations that received at least one packet */
 	LULL_PMD_BUSY_TSC,        /**< cycles spent in busy iterations */
 	LULL_PMD_IDLE_TSC,        /**< cycles spent in iterations that received nothing */
+	LULL_PMD_SLEEP_TSC,       /**< cycles spent waiting (flush before it included in idle) */
+	LULL_PMD_SLEEPS,          /**< waits */
+	LULL_PMD_SLEEP_REQ_NS,    /**< sum of the waits the policy asked for */
+	LULL_PMD_SLEEP_ACT_NS,    /**< sum of the waits as they took */
+	LULL_PMD_MAX_SLEEP_HITS,  /**< waits of the PMD's maximum */
 	LULL_PMD_N_STATS,
 };
 
@@ -66,6 +73,12 @@ struct lull_pmd {
 	uint16_t direct_tx_min; /**< an rx burst this big skips an empty tx buffer */
 	uint64_t drain_tsc;
 	lull_engine_fn *engine; /**< NULL in io mode */
+	bool sleeping;          /**< policy is not off: steps 3 of the loop run */
+	double ns_per_tsc;
+	uint64_t max_sleep_ns;
+	uint32_t timer_slack_ns;
+	struct lull_policy policy; /**< dp: rw */
+	struct lull_waiter waiter;
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
 	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs this PMD uses, for flushes */
 	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */

@@ -54,22 +54,32 @@ print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev,
 static void
 print_pmds(FILE *out, const struct lull_fwd *fwd)
 {
-	fprintf(out, "%5s %6s %14s %8s %14s %14s %10s %11s\n", "pmd", "lcore", "iterations",
-		"busy-%", "rx-packets", "tx-packets", "tx-dropped", "cycles/pkt");
+	fprintf(out, "%5s %6s %14s %7s %7s %14s %14s %10s %10s %10s %9s %9s\n", "pmd", "lcore",
+		"iterations", "busy-%", "sleep-%", "rx-packets", "tx-packets", "tx-dropped",
+		"cycles/pkt", "sleeps", "sleep-us", "over-us");
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
-		uint64_t busy_tsc = lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]);
-		uint64_t idle_tsc = lull_counter_read(&pmd->stats[LULL_PMD_IDLE_TSC]);
+		const lull_counter_t *c = pmd->stats;
+		uint64_t busy_tsc = lull_counter_read(&c[LULL_PMD_BUSY_TSC]);
+		uint64_t sleep_tsc = lull_counter_read(&c[LULL_PMD_SLEEP_TSC]);
+		uint64_t total_tsc =
+			busy_tsc + lull_counter_read(&c[LULL_PMD_IDLE_TSC]) + sleep_tsc;
 		uint64_t rx = lull_pmd_rx_total(pmd, UINT16_MAX);
-		uint64_t total_tsc = busy_tsc + idle_tsc;
+		uint64_t sleeps = lull_counter_read(&c[LULL_PMD_SLEEPS]);
+		uint64_t req_ns = lull_counter_read(&c[LULL_PMD_SLEEP_REQ_NS]);
+		uint64_t act_ns = lull_counter_read(&c[LULL_PMD_SLEEP_ACT_NS]);
 
 		fprintf(out,
-			"%5u %6u %14" PRIu64 " %8.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
-			" %11.1f\n",
-			pmd->index, pmd->lcore, lull_counter_read(&pmd->stats[LULL_PMD_ITERATIONS]),
-			total_tsc ? 100.0 * (double)busy_tsc / (double)total_tsc : 0.0, rx,
+			"%5u %6u %14" PRIu64 " %7.1f %7.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			" %10.1f %10" PRIu64 " %9.1f %9.1f\n",
+			pmd->index, pmd->lcore, lull_counter_read(&c[LULL_PMD_ITERATIONS]),
+			total_tsc ? 100.0 * (double)busy_tsc / (double)total_tsc : 0.0,
+			total_tsc ? 100.0 * (double)sleep_tsc / (double)total_tsc : 0.0, rx,
 			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true),
-			rx ? (double)busy_tsc / (double)rx : 0.0);
+			rx ? (double)busy_tsc / (double)rx : 0.0, sleeps,
+			sleeps ? (double)act_ns / (double)sleeps / 1e3 : 0.0,
+			sleeps && act_ns > req_ns ? (double)(act_ns - req_ns) / (double)sleeps / 1e3
+						  : 0.0);
 	}
 }
 

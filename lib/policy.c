@@ -31,8 +31,8 @@ lull_policy_parse(const char *name)
 }
 
 void
-lull_policy_defaults(struct lull_policy_params *p, enum lull_policy_kind kind, uint32_t burst,
-	uint32_t min_ring)
+lull_policy_defaults(
+	struct lull_policy_params *p, enum lull_policy_kind kind, uint32_t burst, uint32_t min_ring)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
@@ -97,7 +97,7 @@ decide_window(struct lull_policy *pol, uint32_t n)
 }
 
 static void
-rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 {
 	uint64_t elapsed;
 
@@ -106,6 +106,14 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
 		pol->period_start_ns = now_ns;
 		pol->last_pkt_ns = now_ns;
 	}
+	/* A burst's own rate (packets since the previous decision): what fills a ring. */
+	if (busy && now_ns > pol->last_decide_ns) {
+		double inst = (double)n / (double)(now_ns - pol->last_decide_ns);
+
+		if (inst > pol->peak_ppns)
+			pol->peak_ppns = inst;
+	}
+	pol->last_decide_ns = now_ns;
 	if (n > 0)
 		pol->last_pkt_ns = now_ns;
 	pol->period_pkts += n;
@@ -130,15 +138,23 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 {
 	uint64_t cap, want;
 
-	rate_update(pol, now_ns, n);
+	rate_update(pol, now_ns, n, busy);
 	if (busy || now_ns - pol->last_pkt_ns < pol->p.linger_ns)
 		return 0; /* traffic now or a moment ago: a reply may follow, keep polling */
 	cap = pol->p.budget_ns > pol->oversleep_ns ? pol->p.budget_ns - pol->oversleep_ns : 0;
+	if (cap < pol->p.step_ns) {
+		/* The backend oversleeps the whole budget: poll, and let the estimate
+		 * age so that a passing hiccup does not stop sleeping for good. */
+		pol->oversleep_ns -= pol->oversleep_ns / 256;
+		return 0;
+	}
 	cap = min_u64(cap, pol->p.max_sleep_ns);
-	if (pol->peak_ppns > 0)
-		cap = min_u64(cap, (uint64_t)((double)pol->p.min_ring / 2 / pol->peak_ppns));
-	want = pol->rate_ppns > 0 ? (uint64_t)((double)pol->p.batch / pol->rate_ppns) : cap;
-	want = min_u64(want, cap);
+	if (pol->peak_ppns > 0 && (double)pol->p.min_ring / 2 / pol->peak_ppns < (double)cap)
+		cap = (uint64_t)((double)pol->p.min_ring / 2 / pol->peak_ppns);
+	/* in double: a rate near zero would overflow an integer */
+	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
+		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
+		       : cap;
 	return want < pol->p.step_ns ? 0 : want; /* shorter than a step: not worth a wait */
 }
 
@@ -174,5 +190,8 @@ lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actua
 {
 	uint64_t over = actual_ns > requested_ns ? actual_ns - requested_ns : 0;
 
-	pol->oversleep_ns = (3 * pol->oversleep_ns + over) / 4;
+	/* One preemption of a few ms must not count as the backend's usual lateness. */
+	if (pol->p.budget_ns > 0 && over > 2 * pol->p.budget_ns)
+		over = 2 * pol->p.budget_ns;
+	pol->oversleep_ns = (7 * pol->oversleep_ns + over) / 8;
 }

@@ -41,26 +41,27 @@ struct lull_policy_params {
 
 struct lull_policy {
 	struct lull_policy_params p;
-	uint64_t sleep_ns;      /**< ovs, window: current ramp; rate: last idle sleep */
-	uint32_t iter_pkts;     /**< packets this iteration */
-	bool iter_busy;         /**< a burst reached the busy threshold this iteration */
+	uint64_t sleep_ns;  /**< ovs, window: current ramp; rate: last idle sleep */
+	uint32_t iter_pkts; /**< packets this iteration */
+	bool iter_busy;     /**< a burst reached the busy threshold this iteration */
 	/* window */
 	uint32_t win_pkts[LULL_POLICY_MAX_WIN];
 	uint32_t win_pos;
 	uint64_t win_sum;
 	/* rate */
-	uint64_t last_pkt_ns;   /**< when packets were last seen */
+	uint64_t last_pkt_ns; /**< when packets were last seen */
+	uint64_t last_decide_ns;
 	uint64_t period_start_ns;
 	uint64_t period_pkts;
-	double rate_ppns;       /**< estimated arrival rate, packets per ns */
-	double peak_ppns;       /**< highest recent rate, decays slowly */
-	uint64_t oversleep_ns;  /**< measured: actual - requested, smoothed */
+	double rate_ppns;      /**< estimated arrival rate, packets per ns */
+	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
+	uint64_t oversleep_ns; /**< measured: actual - requested, smoothed */
 	bool started;
 };
 
 /** Default parameters for a kind, for a PMD whose rx burst is burst and ring min_ring. */
-void lull_policy_defaults(struct lull_policy_params *p, enum lull_policy_kind kind,
-	uint32_t burst, uint32_t min_ring);
+void lull_policy_defaults(struct lull_policy_params *p, enum lull_policy_kind kind, uint32_t burst,
+	uint32_t min_ring);
 
 /** @return 0, or -EINVAL when a parameter is out of range. */
 int lull_policy_check(const struct lull_policy_params *p);

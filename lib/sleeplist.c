@@ -55,7 +55,8 @@ lull_sleeplist_parse(const char *s, struct lull_sleeplist *l, char *err, size_t 
 		}
 		if (ret < 0) {
 			snprintf(err, errlen,
-				"bad entry '%s' in '%s' (expected US or CORE:US, US in 0..%d, one default, each core once)",
+				"bad entry '%s' in '%s' (expected US or CORE:US, US in 0..%d, one "
+				"default, each core once)",
 				text, s, LULL_SLEEPLIST_MAX_US);
 			return ret;
 		}

@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LULL_SLEEPLIST_MAX     128
-#define LULL_SLEEPLIST_MAX_US  10000
+#define LULL_SLEEPLIST_MAX    128
+#define LULL_SLEEPLIST_MAX_US 10000
 
 struct lull_sleeplist {
 	uint32_t default_us;
@@ -33,7 +33,7 @@ struct lull_sleeplist {
 int lull_sleeplist_parse(const char *s, struct lull_sleeplist *l, char *err, size_t errlen);
 
 /** The value for core: its own entry, else the default, else fallback_us. */
-uint32_t lull_sleeplist_get(const struct lull_sleeplist *l, unsigned int core,
-	uint32_t fallback_us);
+uint32_t lull_sleeplist_get(
+	const struct lull_sleeplist *l, unsigned int core, uint32_t fallback_us);
 
 #endif /* LULL_SLEEPLIST_H */

@@ -81,6 +81,18 @@ test_parse_bad(void **state)
 			"--eth-peer: bad value '0,zz:00:00:00:00:00'"},
 		{"--eth-peer 40,02:00:00:00:00:00", -EINVAL, "--eth-peer: bad value '40,"},
 		{"stray", -EINVAL, "unexpected argument 'stray'"},
+		{"--sleep-policy fast", -EINVAL,
+			"--sleep-policy: bad value 'fast' (expected off, ovs, window or rate)"},
+		{"--sleep-max-us 20000", -EINVAL, "--sleep-max-us: bad entry '20000'"},
+		{"--sleep-max-us 250,3:x", -EINVAL, "--sleep-max-us: bad entry '3:x'"},
+		{"--sleep-max-us 1:5,1:6", -EEXIST, "--sleep-max-us: bad entry '1:6'"},
+		{"--latency-budget-us 20000", -ERANGE, "--latency-budget-us: bad value '20000'"},
+		{"--sleep-step-us 0", -ERANGE, "--sleep-step-us: bad value '0'"},
+		{"--sleep-window 2000", -ERANGE, "--sleep-window: bad value '2000'"},
+		{"--busy-threshold 0", -ERANGE, "--busy-threshold: bad value '0'"},
+		{"--wake umwait", -EINVAL,
+			"--wake: bad value 'umwait' (expected auto, nanosleep, pause or tpause)"},
+		{"--timer-slack-ns 0", -ERANGE, "--timer-slack-ns: bad value '0'"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -140,6 +152,37 @@ test_parse_good(void **state)
 	assert_true(cfg.help);
 	assert_int_equal(parse(&cfg, "-h", err, sizeof(err)), 0);
 	assert_true(cfg.help);
+}
+
+static void
+test_sleep_params(void **state)
+{
+	struct lull_config cfg;
+	struct lull_policy_params p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg,
+				 "--sleep-policy ovs --sleep-max-us 50,3:0,5:100 "
+				 "--sleep-step-us 2 --busy-threshold 8 --burst 64",
+				 err, sizeof(err)),
+		0);
+	lull_config_policy(&cfg, 1, &p);
+	assert_int_equal(p.kind, LULL_POLICY_OVS);
+	assert_int_equal(p.max_sleep_ns, 50000);
+	assert_int_equal(p.step_ns, 2000);
+	assert_int_equal(p.busy_threshold, 8);
+	lull_config_policy(&cfg, 5, &p);
+	assert_int_equal(p.max_sleep_ns, 100000);
+	lull_config_policy(&cfg, 3, &p); /* maximum 0: that PMD busy-polls */
+	assert_int_equal(p.kind, LULL_POLICY_OFF);
+	assert_int_equal(parse(&cfg, "", err, sizeof(err)), 0);
+	lull_config_policy(&cfg, 1, &p);
+	assert_int_equal(p.kind, LULL_POLICY_RATE); /* the default */
+	assert_int_equal(p.max_sleep_ns, 250000);
+	assert_int_equal(p.budget_ns, 250000);
+	assert_int_equal(p.busy_threshold, 16); /* half the default burst */
+	assert_int_equal(p.min_ring, 1024);
 }
 
 static struct lull_sys
@@ -284,6 +327,7 @@ main(void)
 		cmocka_unit_test(test_resolve_defaults),
 		cmocka_unit_test(test_resolve_pins_and_self_pair),
 		cmocka_unit_test(test_check_port),
+		cmocka_unit_test(test_sleep_params),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -43,11 +43,11 @@ test_ovs_ramp_and_reset(void **state)
 		uint32_t q[2];
 		uint64_t sleep_ns;
 	} trace[] = {
-		{{0, 0}, 0},     /* starts at 0, then +1 us */
+		{{0, 0}, 0}, /* starts at 0, then +1 us */
 		{{0, 0}, 1000},
-		{{5, 3}, 2000},  /* light: < 16 in every burst */
-		{{15, 15}, 3000},/* 30 packets, but no single burst reaches 16 */
-		{{16, 0}, 0},    /* one busy queue resets */
+		{{5, 3}, 2000},   /* light: < 16 in every burst */
+		{{15, 15}, 3000}, /* 30 packets, but no single burst reaches 16 */
+		{{16, 0}, 0},     /* one busy queue resets */
 		{{0, 0}, 1000},
 		{{0, 40}, 0},
 		{{1, 0}, 1000},
@@ -122,7 +122,7 @@ test_rate_bounds_on_burst_trace(void **state)
 			uint64_t s = iterate(&pol, &n, 1, now_ns);
 
 			assert_int_equal(s, 0); /* busy: poll again */
-			now_ns += 2150;     /* 32 packets at line rate */
+			now_ns += 2150;         /* 32 packets at line rate */
 		}
 		while (now_ns < (uint64_t)(cycle + 1) * 100000000) {
 			uint32_t n = 0;
@@ -141,6 +141,17 @@ test_rate_bounds_on_burst_trace(void **state)
 	assert_true(sleeps > 100);
 	/* oversleep is learned: sleeps stay within budget - oversleep */
 	assert_true(pol.oversleep_ns >= 29000 && pol.oversleep_ns <= 30000);
+	/* a backend late by more than the budget stops sleeping, and sleeping resumes
+	 * once that estimate has aged */
+	for (int i = 0; i < 20; i++)
+		lull_policy_slept(&pol, 1000, 10000000);
+	uint32_t zero = 0;
+	assert_int_equal(iterate(&pol, &zero, 1, now_ns += 1000000), 0);
+	int polls = 0;
+	while (iterate(&pol, &zero, 1, now_ns += 100) == 0 && polls < 100000)
+		polls++;
+	if (polls <= 10 || polls >= 100000)
+		fail_msg("sleeping resumed after %d polls", polls);
 }
 
 static void
@@ -158,7 +169,8 @@ test_random_traces_in_range(void **state)
 
 			if (s > pol.p.max_sleep_ns || (kind == LULL_POLICY_OFF && s != 0))
 				fail_msg("%s: sleep %llu out of [0, %llu]", lull_policy_name(kind),
-					(unsigned long long)s, (unsigned long long)pol.p.max_sleep_ns);
+					(unsigned long long)s,
+					(unsigned long long)pol.p.max_sleep_ns);
 			if (s)
 				lull_policy_slept(&pol, s, s + (uint64_t)(rand() % 50000));
 			now_ns += s + (uint64_t)(rand() % 5000);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# An idle lull (two memif ports, no traffic) with a sleep policy uses clearly
+# less CPU than busy polling, and its sleep statistics count the sleeps.
+# CPU is the PMD thread's own (utime + stime from /proc/PID/task/TID/stat),
+# compared within one run: rate and ovs must each use under half of off's.
+. "$(dirname "$0")/lib.sh"
+
+SECS=3
+# pmd_cpu_pct PID: % of one CPU the PMD thread used over $SECS seconds.
+pmd_cpu_pct() {
+	local pid=$1 tid="" t a b
+	for t in /proc/"$pid"/task/*; do
+		case "$(cat "$t/comm")" in *worker*) tid=${t##*/} ;; esac
+	done
+	[ -n "$tid" ] || die "no PMD thread in process $pid"
+	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
+	sleep "$SECS"
+	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
+	echo $(((b - a) * 100 / (SECS * $(getconf CLK_TCK))))
+}
+
+declare -A cpu
+for policy in off ovs rate; do
+	bg "lull-$policy" "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$policy" \
+		--vdev "$(memif_vdev 0 server "$T_DIR/a-$policy.sock")" \
+		--vdev "$(memif_vdev 1 server "$T_DIR/b-$policy.sock")" \
+		-- --sleep-policy "$policy" --stats-period 0 --link-wait-ms 0
+	pid=$BG_PID
+	wait_log "lull-$policy" "forwarding in io mode" 30
+	sleep 0.5
+	cpu[$policy]=$(pmd_cpu_pct "$pid")
+	stop_wait "$pid" 20
+	[ "$STOP_RC" = 0 ] || die "$policy: lull exited with $STOP_RC"
+	# final PMD row: ... sleeps (col 10)
+	sleeps=$(awk '/^lull final stats/ {f = 1} f && /^ +pmd / {p = 1; next} f && p {print $10; exit}' \
+		"$T_DIR/lull-$policy.log")
+	log "$policy: PMD thread ${cpu[$policy]} % CPU, $sleeps sleeps"
+	if [ "$policy" = off ]; then
+		[ "$sleeps" = 0 ] || die "off: $sleeps sleeps"
+	else
+		[ "$sleeps" -gt 100 ] || die "$policy: only $sleeps sleeps while idle"
+	fi
+done
+[ "${cpu[off]}" -ge 50 ] || die "busy polling used only ${cpu[off]} % (is the PMD running?)"
+for policy in ovs rate; do
+	[ $((cpu[$policy] * 2)) -lt "${cpu[off]}" ] ||
+		die "$policy used ${cpu[$policy]} %, not under half of busy polling's ${cpu[off]} %"
+done
+log "PASS"
