@@ -139,8 +139,14 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 	uint64_t cap, want;
 
 	rate_update(pol, now_ns, n, busy);
-	if (busy || now_ns - pol->last_pkt_ns < pol->p.linger_ns)
-		return 0; /* traffic now or a moment ago: a reply may follow, keep polling */
+	if (busy)
+		return 0;
+	/* Sparse traffic (less than one packet expected per linger): a reply may
+	 * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment.
+	 * Denser traffic is better served by sleeping for a batch. */
+	if (now_ns - pol->last_pkt_ns < pol->p.linger_ns &&
+		pol->rate_ppns * (double)pol->p.linger_ns < 1.0)
+		return 0;
 	cap = pol->p.budget_ns > pol->oversleep_ns ? pol->p.budget_ns - pol->oversleep_ns : 0;
 	if (cap < pol->p.step_ns) {
 		/* The backend oversleeps the whole budget: poll, and let the estimate
