@@ -6,9 +6,11 @@ set -euo pipefail
 packages=(
 	build-essential pkg-config meson ninja-build clang libclang-rt-14-dev clang-format
 	libdpdk-dev dpdk dpdk-dev # DPDK 22.11 libraries, drivers, dpdk-testpmd, dpdk-telemetry.py
+	librte-net-memif23 librte-net-af-packet23 librte-net-tap23 librte-net-null23
+	librte-net-ring23 librte-mempool-ring23 # the virtual devices, named: not all are Depends
 	libcmocka-dev             # unit tests
 	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
-	gnuplot-nox python3       # benchmarks and plots
+	gnuplot-nox python3 bc    # benchmarks and plots
 )
 
 missing=()
