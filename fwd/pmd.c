@@ -78,6 +78,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 		return NULL;
 	}
 	lull_policy_init(&pmd->policy, &prm);
+	lull_hist_init(&pmd->burst_pkts);
+	lull_hist_init(&pmd->sleep_ns);
 	pmd->sleeping = prm.kind != LULL_POLICY_OFF;
 	pmd->max_sleep_ns = prm.max_sleep_ns;
 	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
@@ -164,6 +166,7 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	if (n == 0)
 		return 0;
 	lull_counter_add(&rxq->rx, n);
+	lull_hist_add(&pmd->burst_pkts, n);
 	if (pmd->sleeping)
 		lull_policy_observe(&pmd->policy, n);
 	if (pmd->engine != NULL)
@@ -234,6 +237,7 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 	t1_tsc = rte_rdtsc();
 	act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
 	lull_policy_slept(&pmd->policy, req_ns, act_ns);
+	lull_hist_add(&pmd->sleep_ns, act_ns);
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req_ns);
@@ -287,6 +291,8 @@ lull_pmd_run(void *arg)
 		account(pmd, n_rx, now_tsc - prev_tsc);
 		prev_tsc = now_tsc;
 		if (pmd->sleeping) {
+			if (pmd->policy.iter_busy)
+				lull_counter_add(&pmd->stats[LULL_PMD_BUSY_HITS], 1);
 			uint64_t req_ns = lull_policy_decide(
 				&pmd->policy, (uint64_t)((double)now_tsc * pmd->ns_per_tsc));
 

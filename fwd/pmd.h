@@ -22,6 +22,7 @@
 #include "config.h"
 #include "counters.h"
 #include "engine.h"
+#include "hist.h"
 #include "policy.h"
 #include "wait.h"
 
@@ -43,6 +44,7 @@ enum lull_pmd_stat {
 	LULL_PMD_SLEEP_REQ_NS,    /**< sum of the waits the policy asked for */
 	LULL_PMD_SLEEP_ACT_NS,    /**< sum of the waits as they took */
 	LULL_PMD_MAX_SLEEP_HITS,  /**< waits of the PMD's maximum */
+	LULL_PMD_BUSY_HITS,       /**< iterations in which a burst reached the busy threshold */
 	LULL_PMD_N_STATS,
 };
 
@@ -91,6 +93,10 @@ struct lull_pmd {
 	 * a housekeeping tick, drains, flushes and returns from its lcore function.
 	 */
 	alignas(64) atomic_bool stop;
+
+	/* Histograms: dp: w; ctl: r only after the PMD returned (not atomic). */
+	struct lull_hist burst_pkts; /**< packets per non-empty rx burst */
+	struct lull_hist sleep_ns;   /**< actual duration of each wait */
 
 	/* Control-plane only. */
 	unsigned int lcore;

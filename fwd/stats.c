@@ -83,6 +83,38 @@ print_pmds(FILE *out, const struct lull_fwd *fwd)
 	}
 }
 
+/* At exit only: the histograms are the PMDs' own, readable once they returned. */
+static void
+print_pmd_details(FILE *out, const struct lull_fwd *fwd)
+{
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		const lull_counter_t *c = pmd->stats;
+		const struct lull_hist *b = &pmd->burst_pkts, *sl = &pmd->sleep_ns;
+		uint64_t busy_it = lull_counter_read(&c[LULL_PMD_BUSY_ITERATIONS]);
+
+		fprintf(out,
+			"pmd %u: packets per rx burst p50/p90/p99/max %" PRIu64 "/%" PRIu64
+			"/%" PRIu64 "/%" PRIu64 "\n",
+			pmd->index, lull_hist_quantile(b, 0.5), lull_hist_quantile(b, 0.9),
+			lull_hist_quantile(b, 0.99), b->max);
+		if (!pmd->sleeping)
+			continue;
+		fprintf(out,
+			"pmd %u: busy-threshold hits %" PRIu64 " (%.1f %% of busy iterations), "
+			"max-sleep hits %" PRIu64 "\n",
+			pmd->index, lull_counter_read(&c[LULL_PMD_BUSY_HITS]),
+			busy_it ? 100.0 * (double)lull_counter_read(&c[LULL_PMD_BUSY_HITS]) /
+					  (double)busy_it
+				: 0.0,
+			lull_counter_read(&c[LULL_PMD_MAX_SLEEP_HITS]));
+		fprintf(out, "pmd %u: sleep us p50/p90/p99/max %.1f/%.1f/%.1f/%.1f\n", pmd->index,
+			(double)lull_hist_quantile(sl, 0.5) / 1e3,
+			(double)lull_hist_quantile(sl, 0.9) / 1e3,
+			(double)lull_hist_quantile(sl, 0.99) / 1e3, (double)sl->max / 1e3);
+	}
+}
+
 void
 lull_stats_print(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, bool final)
 {
@@ -93,6 +125,8 @@ lull_stats_print(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *
 		(double)(now_tsc - fwd->start_tsc) / (double)rte_get_tsc_hz());
 	print_ports(out, fwd, prev, dt_s);
 	print_pmds(out, fwd);
+	if (final)
+		print_pmd_details(out, fwd);
 	fflush(out);
 	prev->tsc = now_tsc;
 }
