@@ -113,10 +113,13 @@ enum opt_id {
 	OPT_LINGER,
 	OPT_WAKE,
 	OPT_TIMER_SLACK,
+	OPT_RXQ_CRITICAL,
+	OPT_CRITICAL_MAX,
 };
 
 static const struct option long_opts[] = {
 	{"burst", required_argument, NULL, OPT_BURST},
+	{"critical-sleep-max-us", required_argument, NULL, OPT_CRITICAL_MAX},
 	{"busy-threshold", required_argument, NULL, OPT_BUSY_THRESHOLD},
 	{"drain-us", required_argument, NULL, OPT_DRAIN_US},
 	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
@@ -130,6 +133,7 @@ static const struct option long_opts[] = {
 	{"port-pairs", required_argument, NULL, OPT_PORT_PAIRS},
 	{"rxd", required_argument, NULL, OPT_RXD},
 	{"rxq", required_argument, NULL, OPT_RXQ},
+	{"rxq-critical", required_argument, NULL, OPT_RXQ_CRITICAL},
 	{"rxq-pmd", required_argument, NULL, OPT_RXQ_PMD},
 	{"sleep-max-us", required_argument, NULL, OPT_SLEEP_MAX},
 	{"sleep-policy", required_argument, NULL, OPT_SLEEP_POLICY},
@@ -176,6 +180,7 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_SLEEP_WINDOW, 1, LULL_POLICY_MAX_WIN, sleep_window),
 	NUM_OPT(OPT_LINGER, 0, 1000000, linger_us),
 	NUM_OPT(OPT_TIMER_SLACK, 1, 1000000, timer_slack_ns),
+	NUM_OPT(OPT_CRITICAL_MAX, 0, LULL_SLEEPLIST_MAX_US, critical_sleep_max_us),
 };
 
 static const char *
@@ -341,6 +346,24 @@ parse_sleep_max(struct lull_config *cfg, const char *arg, char *err, size_t errl
 }
 
 static int
+critical_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	char port_text[16];
+	const char *queue_text = lull_split(text, ':', port_text, sizeof(port_text));
+	uint32_t port, queue;
+
+	if (queue_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
+		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0)
+		return fail(err, errlen, -EINVAL,
+			"--rxq-critical: bad queue '%s' (expected PORT:QUEUE)", text);
+	if (cfg->n_critical == LULL_MAX_PINS)
+		return fail(err, errlen, -E2BIG, "--rxq-critical: too many queues at '%s'", text);
+	cfg->critical[cfg->n_critical++] =
+		(struct lull_port_pair){.a = (uint16_t)port, .b = (uint16_t)queue};
+	return 0;
+}
+
+static int
 parse_eth_peer(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
 {
 	char port_text[16];
@@ -414,6 +437,11 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 			break;
 		case OPT_WAKE:
 			ret = parse_wake(cfg, optarg, err, errlen);
+			break;
+		case OPT_RXQ_CRITICAL:
+			cfg->n_critical = 0;
+			ret = for_each_item(
+				cfg, "rxq-critical", optarg, err, errlen, critical_item);
 			break;
 		case ':':
 			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value",
@@ -584,6 +612,11 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	ret = resolve_rxqs(cfg, err, errlen);
 	if (ret < 0)
 		return ret;
+	for (unsigned int i = 0; i < cfg->n_critical; i++)
+		if (cfg->critical[i].a >= cfg->n_ports || cfg->critical[i].b >= cfg->n_rxq)
+			return fail(err, errlen, -EINVAL,
+				"--rxq-critical: queue %u:%u does not exist (%u ports, --rxq %u)",
+				cfg->critical[i].a, cfg->critical[i].b, cfg->n_ports, cfg->n_rxq);
 	if (cfg->n_mbufs == 0) {
 		/* Every rx and tx ring full, every tx buffer full, one burst in flight per PMD,
 		 * per-lcore mempool caches (256 each), plus slack. */
@@ -610,6 +643,14 @@ lull_config_policy(const struct lull_config *cfg, unsigned int lcore, struct lul
 	p->window = cfg->sleep_window;
 	p->budget_ns = (uint64_t)cfg->latency_budget_us * 1000;
 	p->linger_ns = (uint64_t)cfg->linger_us * 1000;
+	/* A PMD that polls a latency-critical queue sleeps at most the critical maximum. */
+	for (unsigned int i = 0; i < cfg->n_critical; i++) {
+		int pmd = pmd_index(cfg, lcore);
+
+		if (pmd >= 0 && cfg->rxq_pmd[cfg->critical[i].a][cfg->critical[i].b] == pmd &&
+			p->max_sleep_ns > (uint64_t)cfg->critical_sleep_max_us * 1000)
+			p->max_sleep_ns = (uint64_t)cfg->critical_sleep_max_us * 1000;
+	}
 	if (p->max_sleep_ns == 0) /* a PMD whose maximum is 0 busy-polls, as in OVS */
 		p->kind = LULL_POLICY_OFF;
 }
@@ -706,6 +747,10 @@ lull_config_usage(const char *prog)
 	       "  --wake W              auto, nanosleep, pause (spin) or tpause (WAITPKG) (default "
 	       "auto)\n"
 	       "  --timer-slack-ns N    PMD threads' timer slack (default 1)\n"
+	       "  --rxq-critical LIST   latency-critical rx queues, PORT:QUEUE,...: the PMD "
+	       "polling\n"
+	       "                        one sleeps at most --critical-sleep-max-us (default 0: "
+	       "busy polls)\n"
 	       "Output:\n"
 	       "  --stats-period S      print stats every S seconds, 0 = only at exit (default 1)\n"
 	       "  -h, --help            this text\n"

@@ -98,6 +98,10 @@ struct lull_config {
 	uint32_t linger_us;
 	enum lull_wake_kind wake;
 	uint32_t timer_slack_ns;
+	struct lull_port_pair
+		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */
+	unsigned int n_critical;
+	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
 
 	bool help; /**< --help was given: print usage, start nothing */
 

@@ -93,6 +93,10 @@ test_parse_bad(void **state)
 		{"--wake umwait", -EINVAL,
 			"--wake: bad value 'umwait' (expected auto, nanosleep, pause or tpause)"},
 		{"--timer-slack-ns 0", -ERANGE, "--timer-slack-ns: bad value '0'"},
+		{"--rxq-critical 0", -EINVAL, "--rxq-critical: bad queue '0'"},
+		{"--rxq-critical 0:1,x:1", -EINVAL, "--rxq-critical: bad queue 'x:1'"},
+		{"--critical-sleep-max-us 10001", -ERANGE,
+			"--critical-sleep-max-us: bad value '10001'"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -185,6 +189,34 @@ test_sleep_params(void **state)
 	assert_int_equal(p.min_ring, 1024);
 }
 
+static struct lull_sys sys_with(unsigned int n_ports, unsigned int n_lcores);
+
+static void
+test_critical_queue_caps_its_pmd(void **state)
+{
+	struct lull_config cfg;
+	struct lull_sys sys = sys_with(2, 3); /* PMDs on lcores 1 and 2 */
+	struct lull_policy_params p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(
+		parse(&cfg, "--rxq-critical 1:0 --critical-sleep-max-us 20", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(cfg.rxq_pmd[1][0], 1); /* port 1's queue is on the second PMD */
+	lull_config_policy(&cfg, 2, &p);
+	assert_int_equal(p.max_sleep_ns, 20000);
+	lull_config_policy(&cfg, 1, &p);
+	assert_int_equal(p.max_sleep_ns, 250000);
+	/* default critical maximum 0: that PMD busy-polls */
+	assert_int_equal(parse(&cfg, "--rxq-critical 0:0", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	lull_config_policy(&cfg, 1, &p);
+	assert_int_equal(p.kind, LULL_POLICY_OFF);
+	lull_config_policy(&cfg, 2, &p);
+	assert_int_equal(p.kind, LULL_POLICY_RATE);
+}
+
 static struct lull_sys
 sys_with(unsigned int n_ports, unsigned int n_lcores)
 {
@@ -215,6 +247,8 @@ test_resolve_bad(void **state)
 		{"--rxq-pmd 2:0@1", 2, 2, "--rxq-pmd: 2:0@1: port 2 does not exist"},
 		{"--rxq-pmd 0:1@1", 2, 2, "--rxq-pmd: 0:1@1: queue 1 does not exist"},
 		{"--rxq-pmd 0:0@0", 2, 2, "--rxq-pmd: 0:0@0: lcore 0 is not a PMD core"},
+		{"--rxq-critical 0:3", 2, 2, "--rxq-critical: queue 0:3 does not exist"},
+		{"--rxq-critical 4:0", 2, 2, "--rxq-critical: queue 4:0 does not exist"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -328,6 +362,7 @@ main(void)
 		cmocka_unit_test(test_resolve_pins_and_self_pair),
 		cmocka_unit_test(test_check_port),
 		cmocka_unit_test(test_sleep_params),
+		cmocka_unit_test(test_critical_queue_caps_its_pmd),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
