@@ -115,6 +115,7 @@ enum opt_id {
 	OPT_TIMER_SLACK,
 	OPT_RXQ_CRITICAL,
 	OPT_CRITICAL_MAX,
+	OPT_INTR_AFTER,
 };
 
 static const struct option long_opts[] = {
@@ -125,6 +126,7 @@ static const struct option long_opts[] = {
 	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
 	{"fwd-mode", required_argument, NULL, OPT_FWD_MODE},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"intr-after-ms", required_argument, NULL, OPT_INTR_AFTER},
 	{"latency-budget-us", required_argument, NULL, OPT_BUDGET},
 	{"linger-us", required_argument, NULL, OPT_LINGER},
 	{"link-wait-ms", required_argument, NULL, OPT_LINK_WAIT_MS},
@@ -181,6 +183,7 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_LINGER, 0, 1000000, linger_us),
 	NUM_OPT(OPT_TIMER_SLACK, 1, 1000000, timer_slack_ns),
 	NUM_OPT(OPT_CRITICAL_MAX, 0, LULL_SLEEPLIST_MAX_US, critical_sleep_max_us),
+	NUM_OPT(OPT_INTR_AFTER, 0, 3600000, intr_after_ms),
 };
 
 static const char *

@@ -102,6 +102,7 @@ struct lull_config {
 		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */
 	unsigned int n_critical;
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
+	uint32_t intr_after_ms; /**< hand over to rx interrupts after this idle; 0 = never */
 
 	bool help; /**< --help was given: print usage, start nothing */
 

@@ -101,13 +101,16 @@ static int
 create_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	struct rte_ether_addr macs[LULL_MAX_PORTS];
+	bool rx_intr[LULL_MAX_PORTS] = {false};
 
-	for (unsigned int i = 0; i < fwd->n_ports; i++)
+	for (unsigned int i = 0; i < fwd->n_ports; i++) {
 		macs[fwd->ports[i].id] = fwd->ports[i].mac;
+		rx_intr[fwd->ports[i].id] = fwd->ports[i].rx_intr;
+	}
 	for (unsigned int i = 0; i < fwd->cfg.n_pmds; i++) {
 		int ret;
 
-		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, macs, &ret, err, errlen);
+		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, macs, rx_intr, &ret, err, errlen);
 		if (fwd->pmds[i] == NULL)
 			return ret;
 		fwd->n_pmds++;

@@ -7,6 +7,8 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
+#include <rte_epoll.h>
+#include <rte_interrupts.h>
 #include <rte_malloc.h>
 
 /* At stop, keep polling until a poll finds nothing, for at most this long. */
@@ -46,7 +48,8 @@ txq_init(struct lull_txq *txq, uint16_t port, uint16_t queue, const struct lull_
 
 struct lull_pmd *
 lull_pmd_create(const struct lull_config *cfg, unsigned int index,
-	const struct rte_ether_addr *port_macs, int *ret, char *err, size_t errlen)
+	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
+	size_t errlen)
 {
 	unsigned int lcore = cfg->pmd_lcores[index];
 	struct lull_pmd *pmd = rte_zmalloc_socket(
@@ -84,6 +87,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	pmd->max_sleep_ns = prm.max_sleep_ns;
 	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	pmd->timer_slack_ns = cfg->timer_slack_ns;
+	pmd->intr_after_ns = pmd->sleeping ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
 
 	for (unsigned int p = 0; p < cfg->n_ports; p++) {
 		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
@@ -103,6 +107,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 				}
 				pmd->txq_list[pmd->n_txqs++] = txq;
 			}
+			if (!port_rx_intr[p])
+				pmd->intr_after_ns = 0; /* one queue that cannot interrupt: never */
 			rxq = &pmd->rxqs[pmd->n_rxqs++];
 			rxq->port = (uint16_t)p;
 			rxq->queue = (uint16_t)q;
@@ -247,6 +253,62 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 	return t1_tsc;
 }
 
+/* Register the rx queues with this thread's epoll; false when one cannot interrupt. */
+static bool
+intr_setup(struct lull_pmd *pmd)
+{
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
+		const struct lull_rxq *q = &pmd->rxqs[i];
+		int ret = rte_eth_dev_rx_intr_ctl_q(
+			q->port, q->queue, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD, NULL);
+
+		if (ret < 0) {
+			printf("lull: PMD %u: rx queue %u:%u has no interrupt (%s): sleeping "
+			       "only\n",
+				pmd->index, q->port, q->queue, strerror(-ret));
+			return false;
+		}
+	}
+	return pmd->n_rxqs > 0;
+}
+
+static void
+intr_arm(struct lull_pmd *pmd, bool on)
+{
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
+		if (on)
+			rte_eth_dev_rx_intr_enable(pmd->rxqs[i].port, pmd->rxqs[i].queue);
+		else
+			rte_eth_dev_rx_intr_disable(pmd->rxqs[i].port, pmd->rxqs[i].queue);
+	}
+}
+
+/* Phase 3b after a long idle: wait for an rx interrupt. Arm, poll once more
+ * (what came before arming is seen now: no lost wake-up), then wait. */
+static uint64_t
+wait_interrupt(struct lull_pmd *pmd)
+{
+	uint64_t t0_tsc, t1_tsc;
+	uint32_t n;
+
+	flush_all(pmd);
+	t0_tsc = rte_rdtsc();
+	intr_arm(pmd, true);
+	n = poll_all(pmd);
+	if (n == 0) {
+		struct rte_epoll_event ev[8];
+		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, LULL_INTR_WAIT_MAX_MS);
+
+		lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
+		if (k > 0)
+			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
+	}
+	intr_arm(pmd, false);
+	t1_tsc = rte_rdtsc();
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	return t1_tsc;
+}
+
 /* After a stop request: forward what is still queued, then flush. Bounded in time. */
 static void
 drain(struct lull_pmd *pmd)
@@ -275,6 +337,7 @@ lull_pmd_run(void *arg)
 
 	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
+	pmd->intr_ok = pmd->intr_after_ns != 0 && intr_setup(pmd);
 	for (;;) {
 		/* 1. poll every rx queue, process, buffer tx */
 		uint32_t n_rx = poll_all(pmd);
@@ -297,8 +360,16 @@ lull_pmd_run(void *arg)
 				&pmd->policy, (uint64_t)((double)now_tsc * pmd->ns_per_tsc));
 
 			if (req_ns != 0) {
-				prev_tsc = sleep_for(pmd, req_ns);
+				uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
+
+				if (pmd->intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >=
+							    pmd->intr_after_ns)
+					prev_tsc = wait_interrupt(pmd);
+				else
+					prev_tsc = sleep_for(pmd, req_ns);
 				flushed_tsc = prev_tsc;
+				tick = LULL_HOUSEKEEPING_ITERS -
+				       1; /* after a wait, look at control */
 			}
 		}
 

@@ -34,6 +34,9 @@
  */
 #define LULL_HOUSEKEEPING_ITERS 1024
 
+/** Longest wait for an rx interrupt: a stop request is seen within this. */
+#define LULL_INTR_WAIT_MAX_MS 100
+
 enum lull_pmd_stat {
 	LULL_PMD_ITERATIONS,
 	LULL_PMD_BUSY_ITERATIONS, /**< iterations that received at least one packet */
@@ -45,6 +48,8 @@ enum lull_pmd_stat {
 	LULL_PMD_SLEEP_ACT_NS,    /**< sum of the waits as they took */
 	LULL_PMD_MAX_SLEEP_HITS,  /**< waits of the PMD's maximum */
 	LULL_PMD_BUSY_HITS,       /**< iterations in which a burst reached the busy threshold */
+	LULL_PMD_INTR_WAITS,      /**< waits for an rx interrupt */
+	LULL_PMD_INTR_WAKES,      /**< of which ended by an interrupt (not the timeout) */
 	LULL_PMD_N_STATS,
 };
 
@@ -79,6 +84,8 @@ struct lull_pmd {
 	double ns_per_tsc;
 	uint64_t max_sleep_ns;
 	uint32_t timer_slack_ns;
+	bool intr_ok;              /**< every polled queue can interrupt (dp: w at start) */
+	uint64_t intr_after_ns;    /**< 0 = never hand over */
 	struct lull_policy policy; /**< dp: rw */
 	struct lull_waiter waiter;
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
@@ -109,7 +116,8 @@ struct lull_pmd {
  * @return the PMD, or NULL with a message in err (errno-style code in *ret).
  */
 struct lull_pmd *lull_pmd_create(const struct lull_config *cfg, unsigned int index,
-	const struct rte_ether_addr *port_macs, int *ret, char *err, size_t errlen);
+	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
+	size_t errlen);
 
 /** Free a PMD that is not running. */
 void lull_pmd_free(struct lull_pmd *pmd);

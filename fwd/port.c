@@ -76,7 +76,19 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		return ret;
 
 	port_conf_for(&conf, &info, cfg);
-	ret = rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+	/* Rx interrupts where the driver has them: a device that refuses runs without. */
+	if (cfg->intr_after_ms != 0) {
+		conf.intr_conf.rxq = 1;
+		ret = rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+		if (ret < 0) {
+			printf("lull: port %u (%s): no rx interrupts (%s): its PMD will not hand "
+			       "over\n",
+				id, port->name, strerror(-ret));
+			conf.intr_conf.rxq = 0;
+		}
+	}
+	ret = conf.intr_conf.rxq ? 0 : rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+	port->rx_intr = conf.intr_conf.rxq;
 	if (ret < 0) {
 		snprintf(err, errlen, "port %u (%s): configure with %u rx / %u tx queues: %s", id,
 			port->name, cfg->n_rxq, cfg->n_txq, strerror(-ret));

@@ -18,6 +18,7 @@
 struct lull_port {
 	uint16_t id;
 	bool started;
+	bool rx_intr; /**< configured with rx-queue interrupts */
 	struct rte_ether_addr mac;
 	char name[64];
 };

@@ -108,6 +108,13 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 					  (double)busy_it
 				: 0.0,
 			lull_counter_read(&c[LULL_PMD_MAX_SLEEP_HITS]));
+		if (pmd->intr_after_ns != 0)
+			fprintf(out,
+				"pmd %u: rx interrupts %s; waits %" PRIu64
+				", woken by a packet %" PRIu64 "\n",
+				pmd->index, pmd->intr_ok ? "on" : "unavailable",
+				lull_counter_read(&c[LULL_PMD_INTR_WAITS]),
+				lull_counter_read(&c[LULL_PMD_INTR_WAKES]));
 		fprintf(out, "pmd %u: sleep us p50/p90/p99/max %.1f/%.1f/%.1f/%.1f\n", pmd->index,
 			(double)lull_hist_quantile(sl, 0.5) / 1e3,
 			(double)lull_hist_quantile(sl, 0.9) / 1e3,

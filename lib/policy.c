@@ -101,11 +101,6 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 {
 	uint64_t elapsed;
 
-	if (!pol->started) {
-		pol->started = true;
-		pol->period_start_ns = now_ns;
-		pol->last_pkt_ns = now_ns;
-	}
 	/* A burst's own rate (packets since the previous decision): what fills a ring. */
 	if (busy && now_ns > pol->last_decide_ns) {
 		double inst = (double)n / (double)(now_ns - pol->last_decide_ns);
@@ -114,8 +109,6 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 			pol->peak_ppns = inst;
 	}
 	pol->last_decide_ns = now_ns;
-	if (n > 0)
-		pol->last_pkt_ns = now_ns;
 	pol->period_pkts += n;
 	elapsed = now_ns - pol->period_start_ns;
 	if (elapsed >= RATE_PERIOD_NS) {
@@ -173,6 +166,14 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 
 	pol->iter_pkts = 0;
 	pol->iter_busy = false;
+	if (!pol->started) {
+		pol->started = true;
+		pol->period_start_ns = now_ns;
+		pol->last_decide_ns = now_ns;
+		pol->last_pkt_ns = now_ns;
+	}
+	if (n > 0)
+		pol->last_pkt_ns = now_ns;
 	switch (pol->p.kind) {
 	case LULL_POLICY_OVS:
 		s = decide_ovs(pol, busy);

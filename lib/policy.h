@@ -80,6 +80,13 @@ lull_policy_observe(struct lull_policy *pol, uint32_t n)
 /** At the end of an iteration: nanoseconds to wait before the next poll (0 = poll now). */
 uint64_t lull_policy_decide(struct lull_policy *pol, uint64_t now_ns);
 
+/** How long no packet came, as of the last decision at now_ns (every kind). */
+static inline uint64_t
+lull_policy_idle_ns(const struct lull_policy *pol, uint64_t now_ns)
+{
+	return pol->started && now_ns > pol->last_pkt_ns ? now_ns - pol->last_pkt_ns : 0;
+}
+
 /** After a wait: what was asked and what it took. */
 void lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns);
 
