@@ -446,17 +446,8 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 			ret = for_each_item(
 				cfg, "rxq-critical", optarg, err, errlen, critical_item);
 			break;
-		case ':':
-			ret = fail(err, errlen, -EINVAL, "option '%s' needs a value",
-				argv[optind - 1]);
-			break;
-		default:
-			if (optopt != 0 && optopt < 256)
-				ret = fail(err, errlen, -EINVAL,
-					"unknown option '-%c' (see --help)", optopt);
-			else
-				ret = fail(err, errlen, -EINVAL, "unknown option '%s' (see --help)",
-					argv[optind - 1]);
+		default: /* ':' missing value, '?' unknown option */
+			ret = lull_getopt_error(opt, argv, err, errlen);
 			break;
 		}
 	}

@@ -22,7 +22,7 @@
 
 #include "config.h"
 #include "fwd.h"
-#include "quit.h"
+#include "app.h"
 #include "stats.h"
 
 #define LULL_MAIN_TICK_MS 100 /* how often the main thread looks at the quit flag */
@@ -235,12 +235,9 @@ main(int argc, char **argv)
 		}
 	}
 
-	rte_set_application_usage_hook(usage_hook);
-	ret = rte_eal_init(sep, argv);
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "EAL: cannot initialise: %s", rte_strerror(rte_errno));
+	ret = lull_eal_start(sep, argv, usage_hook, err, sizeof(err));
+	if (ret < 0)
 		goto end;
-	}
 	eal_up = true;
 
 	struct lull_sys sys = probe_sys();

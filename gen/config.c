@@ -193,19 +193,10 @@ gen_config_parse(struct gen_config *cfg, int argc, char **argv, char *err, size_
 	optind = 0; /* full glibc getopt reset */
 	opterr = 0;
 	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
-		if (opt == ':') {
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			ret = -EINVAL;
-		} else if (opt == '?') {
-			if (optopt != 0 && optopt < 256)
-				snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s' (see --help)",
-					argv[optind - 1]);
-			ret = -EINVAL;
-		} else {
+		if (opt == ':' || opt == '?')
+			ret = lull_getopt_error(opt, argv, err, errlen);
+		else
 			ret = one_opt(cfg, opt, optarg, err, errlen);
-		}
 	}
 	if (ret == 0 && optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s' (see --help)", argv[optind]);

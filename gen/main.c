@@ -20,7 +20,7 @@
 #include "config.h"
 #include "gen.h"
 #include "port.h"
-#include "quit.h"
+#include "app.h"
 #include "report.h"
 
 #define GEN_LINK_WAIT_MS 10000
@@ -129,12 +129,9 @@ main(int argc, char **argv)
 			return EXIT_SUCCESS;
 		}
 	}
-	rte_set_application_usage_hook(usage_hook);
-	ret = rte_eal_init(sep, argv);
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "EAL: cannot initialise: %s", rte_strerror(rte_errno));
+	ret = lull_eal_start(sep, argv, usage_hook, err, sizeof(err));
+	if (ret < 0)
 		goto end;
-	}
 	eal_up = true;
 	lull_quit_install();
 

@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,4 +143,16 @@ lull_split(const char *s, char sep, char *head, size_t head_len)
 	memcpy(head, s, len);
 	head[len] = '\0';
 	return at + 1;
+}
+
+int
+lull_getopt_error(int opt, char **argv, char *err, size_t errlen)
+{
+	if (opt == ':')
+		snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+	else if (optopt != 0 && optopt < 256)
+		snprintf(err, errlen, "unknown option '-%c' (see --help)", optopt);
+	else
+		snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
+	return -EINVAL;
 }

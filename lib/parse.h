@@ -40,4 +40,13 @@ int lull_parse_mac(const char *s, uint8_t mac[6]);
  */
 const char *lull_split(const char *s, char sep, char *head, size_t head_len);
 
+/**
+ * The message for getopt_long()'s ':' (missing value) or '?' (unknown option)
+ * return, from getopt's optind/optopt: "option '--x' needs a value",
+ * "unknown option '--y' (see --help)". Call right after getopt_long().
+ *
+ * @return -EINVAL.
+ */
+int lull_getopt_error(int opt, char **argv, char *err, size_t errlen);
+
 #endif /* LULL_PARSE_H */

@@ -88,3 +88,17 @@ testpmd_total() {
 	awk -v key="$2-packets:" '/Accumulated forward statistics/ {f = 1; next}
 		f && $1 == key {s += $2; f = 0} END {print s + 0}' "$1"
 }
+
+# pmd_cpu_pct PID SECONDS: % of one CPU the PMD thread (lcore worker) of PID used
+# over SECONDS (utime + stime from /proc/PID/task/TID/stat).
+pmd_cpu_pct() {
+	local pid=$1 secs=$2 tid="" t a b
+	for t in /proc/"$pid"/task/*; do
+		case "$(cat "$t/comm")" in *worker*) tid=${t##*/} ;; esac
+	done
+	[ -n "$tid" ] || die "no PMD thread in process $pid"
+	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
+	sleep "$secs"
+	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
+	echo $(((b - a) * 100 / (secs * $(getconf CLK_TCK))))
+}

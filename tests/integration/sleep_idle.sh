@@ -6,18 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 
 SECS=3
-# pmd_cpu_pct PID: % of one CPU the PMD thread used over $SECS seconds.
-pmd_cpu_pct() {
-	local pid=$1 tid="" t a b
-	for t in /proc/"$pid"/task/*; do
-		case "$(cat "$t/comm")" in *worker*) tid=${t##*/} ;; esac
-	done
-	[ -n "$tid" ] || die "no PMD thread in process $pid"
-	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	sleep "$SECS"
-	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	echo $(((b - a) * 100 / (SECS * $(getconf CLK_TCK))))
-}
 
 declare -A cpu
 for policy in off ovs rate; do
@@ -28,7 +16,7 @@ for policy in off ovs rate; do
 	pid=$BG_PID
 	wait_log "lull-$policy" "forwarding in io mode" 30
 	sleep 0.5
-	cpu[$policy]=$(pmd_cpu_pct "$pid")
+	cpu[$policy]=$(pmd_cpu_pct "$pid" "$SECS")
 	stop_wait "$pid" 20
 	[ "$STOP_RC" = 0 ] || die "$policy: lull exited with $STOP_RC"
 	# final PMD row: ... sleeps (col 10)

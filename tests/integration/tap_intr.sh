@@ -7,17 +7,6 @@
 command -v tcpdump >/dev/null || die "tcpdump is missing (make deps)"
 
 SECS=3
-pmd_cpu_pct() { # PID
-	local pid=$1 tid="" t a b
-	for t in /proc/"$pid"/task/*; do
-		case "$(cat "$t/comm")" in *worker*) tid=${t##*/} ;; esac
-	done
-	[ -n "$tid" ] || die "no PMD thread in process $pid"
-	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	sleep "$SECS"
-	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	echo $(((b - a) * 100 / (SECS * $(getconf CLK_TCK))))
-}
 
 declare -A cpu
 for mode in sleep intr; do
@@ -35,7 +24,7 @@ for mode in sleep intr; do
 		ip link set "$i" up
 	done
 	sleep 1
-	cpu[$mode]=$(pmd_cpu_pct "$pid")
+	cpu[$mode]=$(pmd_cpu_pct "$pid" "$SECS")
 	log "$mode: idle PMD thread ${cpu[$mode]} % CPU"
 	if [ "$mode" = intr ]; then
 		ip addr add 198.18.9.1/24 dev "$ta"

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "quit.h"
+#include "app.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
 
 static atomic_bool lull_quit; /* written by the signal handler, read by the main loop */
 
@@ -44,4 +48,15 @@ lull_argv_separator(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			return i;
 	return argc;
+}
+
+int
+lull_eal_start(int n_eal, char **argv, void (*usage)(const char *prog), char *err, size_t errlen)
+{
+	rte_set_application_usage_hook(usage);
+	if (rte_eal_init(n_eal, argv) < 0) {
+		snprintf(err, errlen, "EAL: cannot initialise: %s", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
 }
