@@ -271,15 +271,25 @@ for_each_item(struct lull_config *cfg, const char *opt, const char *arg, char *e
 	}
 }
 
+/* "A:B" with A <= max_a and B <= max_b. */
 static int
-pair_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+parse_colon_pair(const char *text, uint32_t max_a, uint32_t max_b, uint32_t *a, uint32_t *b)
 {
 	char a_text[16];
 	const char *b_text = lull_split(text, ':', a_text, sizeof(a_text));
+
+	if (b_text == NULL || lull_parse_u32(a_text, 0, max_a, a) < 0 ||
+		lull_parse_u32(b_text, 0, max_b, b) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+pair_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
 	uint32_t a, b;
 
-	if (b_text == NULL || lull_parse_u32(a_text, 0, LULL_MAX_PORTS - 1, &a) < 0 ||
-		lull_parse_u32(b_text, 0, LULL_MAX_PORTS - 1, &b) < 0)
+	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_PORTS - 1, &a, &b) < 0)
 		return fail(err, errlen, -EINVAL,
 			"--port-pairs: bad pair '%s' (expected PORT:PORT, ports 0..%d)", text,
 			LULL_MAX_PORTS - 1);
@@ -318,10 +328,12 @@ pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 static int
 parse_sleep_policy(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
 {
-	static const char *const policies[LULL_POLICY_N_KINDS] = {"off", "ovs", "window", "rate"};
-	int k = 0,
-	    ret = parse_named("sleep-policy", arg, policies, LULL_POLICY_N_KINDS, &k, err, errlen);
+	const char *policies[LULL_POLICY_N_KINDS];
+	int k = 0, ret;
 
+	for (int i = 0; i < LULL_POLICY_N_KINDS; i++)
+		policies[i] = lull_policy_name((enum lull_policy_kind)i);
+	ret = parse_named("sleep-policy", arg, policies, LULL_POLICY_N_KINDS, &k, err, errlen);
 	if (ret == 0)
 		cfg->sleep_policy = (enum lull_policy_kind)k;
 	return ret;
@@ -351,12 +363,9 @@ parse_sleep_max(struct lull_config *cfg, const char *arg, char *err, size_t errl
 static int
 critical_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 {
-	char port_text[16];
-	const char *queue_text = lull_split(text, ':', port_text, sizeof(port_text));
 	uint32_t port, queue;
 
-	if (queue_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
-		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0)
+	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_QUEUES - 1, &port, &queue) < 0)
 		return fail(err, errlen, -EINVAL,
 			"--rxq-critical: bad queue '%s' (expected PORT:QUEUE)", text);
 	if (cfg->n_critical == LULL_MAX_PINS)
