@@ -20,6 +20,7 @@ static const char *const wake_names[LULL_WAKE_N_KINDS] = {
 	[LULL_WAKE_NANOSLEEP] = "nanosleep",
 	[LULL_WAKE_PAUSE] = "pause",
 	[LULL_WAKE_TPAUSE] = "tpause",
+	[LULL_WAKE_MONITOR] = "monitor",
 };
 
 const char *

@@ -10,6 +10,7 @@
 #include <rte_epoll.h>
 #include <rte_interrupts.h>
 #include <rte_malloc.h>
+#include <rte_power_intrinsics.h>
 
 /* At stop, keep polling until a poll finds nothing, for at most this long. */
 #define LULL_DRAIN_MAX_US 10000
@@ -116,6 +117,22 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 			rxq->ctx.tx_mac = port_macs[dst];
 			memcpy(rxq->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst],
 				RTE_ETHER_ADDR_LEN);
+		}
+	}
+	if (pmd->waiter.kind == LULL_WAKE_MONITOR) {
+		for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
+			struct rte_power_monitor_cond pmc;
+
+			if (rte_eth_get_monitor_addr(pmd->rxqs[i].port, pmd->rxqs[i].queue, &pmc) !=
+				0) {
+				snprintf(err, errlen,
+					"--wake: bad value 'monitor' (the driver of port %u offers "
+					"no monitor address for its rx queue %u)",
+					pmd->rxqs[i].port, pmd->rxqs[i].queue);
+				*ret = -ENOTSUP;
+				lull_pmd_free(pmd);
+				return NULL;
+			}
 		}
 	}
 	*ret = 0;
@@ -231,6 +248,27 @@ account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t cycles_tsc)
 	}
 }
 
+/* monitor: sleep on the next rx descriptor of every queue, or until the deadline.
+ * The addresses move as rings advance, so they are read again for every wait. */
+static void
+wait_monitor(struct lull_pmd *pmd, uint64_t req_ns)
+{
+	struct rte_power_monitor_cond pmc[LULL_PMD_MAX_RXQS];
+	uint64_t deadline_tsc = rte_rdtsc() + (uint64_t)((double)req_ns / pmd->ns_per_tsc);
+
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
+		if (rte_eth_get_monitor_addr(pmd->rxqs[i].port, pmd->rxqs[i].queue, &pmc[i]) != 0) {
+			lull_waiter_wait(
+				&(struct lull_waiter){.kind = LULL_WAKE_NANOSLEEP}, req_ns);
+			return;
+		}
+	}
+	if (pmd->n_rxqs == 1)
+		rte_power_monitor(&pmc[0], deadline_tsc);
+	else
+		rte_power_monitor_multi(pmc, pmd->n_rxqs, deadline_tsc);
+}
+
 /* Phase 3b: wait as long as the policy asked; returns the TSC after the wait. */
 static uint64_t
 sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
@@ -239,7 +277,10 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 
 	flush_all(pmd); /* nothing waits in a tx buffer while we sleep */
 	t0_tsc = rte_rdtsc();
-	lull_waiter_wait(&pmd->waiter, req_ns);
+	if (pmd->waiter.kind == LULL_WAKE_MONITOR)
+		wait_monitor(pmd, req_ns);
+	else
+		lull_waiter_wait(&pmd->waiter, req_ns);
 	t1_tsc = rte_rdtsc();
 	act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
 	lull_policy_slept(&pmd->policy, req_ns, act_ns);

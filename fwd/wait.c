@@ -21,6 +21,16 @@ cpu_has_tpause(void)
 	return intr.power_pause;
 }
 
+static bool
+cpu_has_monitor(void)
+{
+	struct rte_cpu_intrinsics intr;
+
+	memset(&intr, 0, sizeof(intr));
+	rte_cpu_get_intrinsics_support(&intr);
+	return intr.power_monitor && intr.power_monitor_multi;
+}
+
 int
 lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, size_t errlen)
 {
@@ -30,6 +40,15 @@ lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, siz
 	case LULL_WAKE_AUTO:
 		w->kind = LULL_WAKE_NANOSLEEP;
 		w->tpause_short = cpu_has_tpause();
+		return 0;
+	case LULL_WAKE_MONITOR:
+		if (!cpu_has_monitor()) {
+			snprintf(err, errlen,
+				"--wake: bad value 'monitor' (this CPU has no monitor/mwait "
+				"intrinsics for DPDK; use auto, nanosleep or pause)");
+			return -ENOTSUP;
+		}
+		w->kind = kind;
 		return 0;
 	case LULL_WAKE_TPAUSE:
 		if (!cpu_has_tpause()) {

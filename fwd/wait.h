@@ -8,7 +8,10 @@
  *    lowest wake latency, no CPU saved - for comparison and tiny waits);
  *  - tpause: rte_power_pause() (WAITPKG: the core rests in C0.1/C0.2 until the
  *    TSC deadline); auto uses it for waits shorter than LULL_TPAUSE_MAX_NS and
- *    nanosleep above, where giving the CPU back is worth the wake cost.
+ *    nanosleep above, where giving the CPU back is worth the wake cost;
+ *  - monitor: rte_power_monitor(_multi) on the next rx descriptor of every
+ *    polled queue: wakes when a packet lands or at the deadline. Needs the
+ *    queues, so the PMD does the wait (pmd.c); here only the CPU check.
  * The policy is pure (lib/policy); this file only knows how to wait.
  */
 #ifndef LULL_WAIT_H
@@ -34,7 +37,7 @@ struct lull_waiter {
  */
 int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, size_t errlen);
 
-/** Wait about ns nanoseconds. */
+/** Wait about ns nanoseconds (every kind but monitor, which the PMD handles). */
 void lull_waiter_wait(const struct lull_waiter *w, uint64_t ns);
 
 /** What the waiter is, for logs: "nanosleep", "tpause+nanosleep", ... */

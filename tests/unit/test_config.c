@@ -91,7 +91,8 @@ test_parse_bad(void **state)
 		{"--sleep-window 2000", -ERANGE, "--sleep-window: bad value '2000'"},
 		{"--busy-threshold 0", -ERANGE, "--busy-threshold: bad value '0'"},
 		{"--wake umwait", -EINVAL,
-			"--wake: bad value 'umwait' (expected auto, nanosleep, pause or tpause)"},
+			"--wake: bad value 'umwait' (expected auto, nanosleep, pause, tpause or "
+			"monitor)"},
 		{"--timer-slack-ns 0", -ERANGE, "--timer-slack-ns: bad value '0'"},
 		{"--rxq-critical 0", -EINVAL, "--rxq-critical: bad queue '0'"},
 		{"--rxq-critical 0:1,x:1", -EINVAL, "--rxq-critical: bad queue 'x:1'"},
