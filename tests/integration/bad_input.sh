@@ -36,7 +36,7 @@ expect_error "no ports"
 expect_error "--rxq: bad value '17' for net_ring0 (it has at most 16)" \
 	--vdev net_ring0 --vdev net_ring1 -- --rxq 17
 expect_error "EAL: cannot initialise" --bogus-eal-option
-expect_error "--sleep-max-us: bad entry '20000'" "${nulls[@]}" -- --sleep-max-us 250,3:20000
+expect_error "--sleep-max-us: bad entry '3:20000'" "${nulls[@]}" -- --sleep-max-us 250,3:20000
 # a wake backend the CPU lacks is refused by name (only where the CPU lacks it)
 if ! grep -qw waitpkg /proc/cpuinfo; then
 	expect_error "--wake: bad value 'tpause' (this CPU has no WAITPKG" "${nulls[@]}" -- --wake tpause
