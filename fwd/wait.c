@@ -11,24 +11,14 @@
 #include <rte_pause.h>
 #include <rte_power_intrinsics.h>
 
-static bool
-cpu_has_tpause(void)
+static struct rte_cpu_intrinsics
+cpu_intrinsics(void)
 {
 	struct rte_cpu_intrinsics intr;
 
 	memset(&intr, 0, sizeof(intr));
 	rte_cpu_get_intrinsics_support(&intr);
-	return intr.power_pause;
-}
-
-static bool
-cpu_has_monitor(void)
-{
-	struct rte_cpu_intrinsics intr;
-
-	memset(&intr, 0, sizeof(intr));
-	rte_cpu_get_intrinsics_support(&intr);
-	return intr.power_monitor && intr.power_monitor_multi;
+	return intr;
 }
 
 int
@@ -39,10 +29,10 @@ lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, siz
 	switch (kind) {
 	case LULL_WAKE_AUTO:
 		w->kind = LULL_WAKE_NANOSLEEP;
-		w->tpause_short = cpu_has_tpause();
+		w->tpause_short = cpu_intrinsics().power_pause;
 		return 0;
 	case LULL_WAKE_MONITOR:
-		if (!cpu_has_monitor()) {
+		if (!(cpu_intrinsics().power_monitor && cpu_intrinsics().power_monitor_multi)) {
 			snprintf(err, errlen,
 				"--wake: bad value 'monitor' (this CPU has no monitor/mwait "
 				"intrinsics for DPDK; use auto, nanosleep or pause)");
@@ -51,7 +41,7 @@ lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, siz
 		w->kind = kind;
 		return 0;
 	case LULL_WAKE_TPAUSE:
-		if (!cpu_has_tpause()) {
+		if (!cpu_intrinsics().power_pause) {
 			snprintf(err, errlen,
 				"--wake: bad value 'tpause' (this CPU has no WAITPKG/TPAUSE; use "
 				"auto, nanosleep or pause)");
