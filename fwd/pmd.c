@@ -395,22 +395,22 @@ lull_pmd_run(void *arg)
 		account(pmd, n_rx, now_tsc - prev_tsc);
 		prev_tsc = now_tsc;
 		if (pmd->sleeping) {
+			uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
+			uint64_t req_ns;
+
 			if (pmd->policy.iter_busy)
 				lull_counter_add(&pmd->stats[LULL_PMD_BUSY_HITS], 1);
-			uint64_t req_ns = lull_policy_decide(
-				&pmd->policy, (uint64_t)((double)now_tsc * pmd->ns_per_tsc));
-
+			req_ns = lull_policy_decide(&pmd->policy, now_ns);
 			if (req_ns != 0) {
-				uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
-
-				if (pmd->intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >=
-							    pmd->intr_after_ns)
+				/* after a long idle an rx interrupt, else the wake backend */
+				if (pmd->intr_ok &&
+					lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
 					prev_tsc = wait_interrupt(pmd);
 				else
 					prev_tsc = sleep_for(pmd, req_ns);
 				flushed_tsc = prev_tsc;
-				tick = LULL_HOUSEKEEPING_ITERS -
-				       1; /* after a wait, look at control */
+				/* after a wait, look at the control flags at once */
+				tick = LULL_HOUSEKEEPING_ITERS - 1;
 			}
 		}
 
