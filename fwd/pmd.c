@@ -403,8 +403,8 @@ lull_pmd_run(void *arg)
 			req_ns = lull_policy_decide(&pmd->policy, now_ns);
 			if (req_ns != 0) {
 				/* after a long idle an rx interrupt, else the wake backend */
-				if (pmd->intr_ok &&
-					lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
+				if (pmd->intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >=
+							    pmd->intr_after_ns)
 					prev_tsc = wait_interrupt(pmd);
 				else
 					prev_tsc = sleep_for(pmd, req_ns);
