@@ -55,6 +55,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->linger_us = 20;
 	cfg->wake = LULL_WAKE_AUTO;
 	cfg->timer_slack_ns = 1;
+	cfg->intr_after_ms = 200; /* where every polled queue can interrupt */
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
@@ -747,14 +748,19 @@ lull_config_usage(const char *prog)
 	       "(default 1)\n"
 	       "  --busy-threshold N    packets in one burst that mean busy (default burst/2)\n"
 	       "  --sleep-window W      window: iterations of history (default 64)\n"
-	       "  --linger-us U         rate: keep polling this long after a packet (default 20)\n"
-	       "  --wake W              auto, nanosleep, pause (spin) or tpause (WAITPKG) (default "
-	       "auto)\n"
+	       "  --linger-us U         rate: keep polling this long after a packet, while that\n"
+	       "                        catches follow-ups (replies) (default 20)\n"
+	       "  --wake W              auto, nanosleep, pause (spin), tpause (WAITPKG) or "
+	       "monitor\n"
+	       "                        (MONITORX/UMWAIT on the rx descriptors) (default auto)\n"
+	       "  --intr-after-ms MS    hand an idle PMD over to rx interrupts after MS idle, "
+	       "where\n"
+	       "                        every polled queue has them; 0 = never (default 200)\n"
 	       "  --timer-slack-ns N    PMD threads' timer slack (default 1)\n"
 	       "  --rxq-critical LIST   latency-critical rx queues, PORT:QUEUE,...: the PMD "
 	       "polling\n"
-	       "                        one sleeps at most --critical-sleep-max-us (default 0: "
-	       "busy polls)\n"
+	       "                        one sleeps at most --critical-sleep-max-us\n"
+	       "  --critical-sleep-max-us U  that cap (default 0: busy polls)\n"
 	       "Output:\n"
 	       "  --stats-period S      print stats every S seconds, 0 = only at exit (default 1)\n"
 	       "  -h, --help            this text\n"

@@ -77,7 +77,7 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 
 	port_conf_for(&conf, &info, cfg);
 	/* Rx interrupts where the driver has them: a device that refuses runs without. */
-	if (cfg->intr_after_ms != 0) {
+	if (cfg->intr_after_ms != 0 && cfg->sleep_policy != LULL_POLICY_OFF) {
 		conf.intr_conf.rxq = 1;
 		ret = rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
 		if (ret < 0) {

@@ -8,6 +8,12 @@
 #define RATE_PERIOD_NS 1000000u
 #define PEAK_DECAY     1024u
 
+/* Linger is kept while at least a quarter of lingers end with a packet (a reply
+ * that follows a request); otherwise one linger in LINGER_PROBE re-measures. */
+#define LINGER_ONE   256u
+#define LINGER_KEEP  (LINGER_ONE / 4)
+#define LINGER_PROBE 16u
+
 static const char *const names[LULL_POLICY_N_KINDS] = {
 	[LULL_POLICY_OFF] = "off",
 	[LULL_POLICY_OVS] = "ovs",
@@ -62,6 +68,7 @@ lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
 {
 	memset(pol, 0, sizeof(*pol));
 	pol->p = *p;
+	pol->linger_score = LINGER_ONE; /* linger until shown useless */
 }
 
 static inline uint64_t
@@ -123,6 +130,44 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 	}
 }
 
+static inline void
+linger_score(struct lull_policy *pol, bool hit)
+{
+	pol->linger_score -= pol->linger_score / 8;
+	if (hit)
+		pol->linger_score += LINGER_ONE / 8;
+	pol->lingering = false;
+}
+
+/* Sparse traffic (less than one packet expected per linger): a reply may
+ * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment after
+ * it. Whether that pays is measured: a linger a packet ends is a hit. Lingers
+ * that rarely hit (one-way traffic, paced streams) stop, but for a probe. Denser
+ * traffic is better served by sleeping for a batch. */
+static bool
+linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+{
+	if (pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0) {
+		pol->lingering = false;
+		return false;
+	}
+	if (n > 0) {
+		if (pol->lingering)
+			linger_score(pol, true);
+		if (pol->linger_score >= LINGER_KEEP || ++pol->linger_skips >= LINGER_PROBE) {
+			pol->linger_skips = 0;
+			pol->lingering = true;
+		}
+		return pol->lingering;
+	}
+	if (!pol->lingering)
+		return false;
+	if (now_ns - pol->last_pkt_ns < pol->p.linger_ns)
+		return true;
+	linger_score(pol, false);
+	return false;
+}
+
 /* Sleep about the time a useful batch takes to arrive, but never longer than
  * the budget minus the measured oversleep, the maximum, or the time the
  * smallest ring takes to fill half at the highest rate seen recently. */
@@ -134,11 +179,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
 	rate_update(pol, now_ns, n, busy);
 	if (busy)
 		return 0;
-	/* Sparse traffic (less than one packet expected per linger): a reply may
-	 * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment.
-	 * Denser traffic is better served by sleeping for a batch. */
-	if (now_ns - pol->last_pkt_ns < pol->p.linger_ns &&
-		pol->rate_ppns * (double)pol->p.linger_ns < 1.0)
+	if (linger(pol, now_ns, n))
 		return 0;
 	cap = pol->p.budget_ns > pol->oversleep_ns ? pol->p.budget_ns - pol->oversleep_ns : 0;
 	if (cap < pol->p.step_ns) {

@@ -56,6 +56,9 @@ struct lull_policy {
 	double rate_ppns;      /**< estimated arrival rate, packets per ns */
 	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
 	uint64_t oversleep_ns; /**< measured: actual - requested, smoothed */
+	uint32_t linger_score; /**< share of lingers a packet ended, in 1/256 (EWMA) */
+	uint32_t linger_skips; /**< packets since the last linger, for probing */
+	bool lingering;        /**< polling after a packet, waiting to see if another follows */
 	bool started;
 };
 

@@ -11,7 +11,7 @@ SECS=3
 declare -A cpu
 for mode in sleep intr; do
 	ta="${T_ID}${mode:0:1}A" tb="${T_ID}${mode:0:1}B"
-	extra=()
+	extra=(--intr-after-ms 0)
 	[ "$mode" = intr ] && extra=(--intr-after-ms 10)
 	bg "lull-$mode" "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$mode" \
 		--vdev "net_tap0,iface=$ta" --vdev "net_tap1,iface=$tb" \

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Sleep policies and the per-PMD list syntax, table-driven. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -154,6 +156,68 @@ test_rate_bounds_on_burst_trace(void **state)
 		fail_msg("sleeping resumed after %d polls", polls);
 }
 
+/* Drives rate for total_ns: a request arrives every period_ns and, when
+ * reply_ns > 0, its reply arrives reply_ns after the request was polled (and
+ * forwarded). A poll costs 200 ns, a wait oversleeps by 30 us. Returns the
+ * time spent polling with nothing to do in the second half (lingering);
+ * *reply_delay_ns is the worst delay of a reply in that half. */
+static uint64_t
+run_trace(uint64_t period_ns, uint64_t reply_ns, uint64_t total_ns, uint64_t *reply_delay_ns)
+{
+	uint64_t now_ns = 0, req_ns = 0, rep_ns = UINT64_MAX, idle_poll_ns = 0;
+
+	init(&pol, LULL_POLICY_RATE);
+	*reply_delay_ns = 0;
+	while (now_ns < total_ns) {
+		bool late = now_ns > total_ns / 2;
+		uint32_t got = 0;
+		uint64_t s;
+
+		while (req_ns <= now_ns) { /* a backlog comes in one burst */
+			got++;
+			req_ns += period_ns;
+			if (reply_ns > 0)
+				rep_ns = now_ns + reply_ns;
+		}
+		if (rep_ns <= now_ns) {
+			got++;
+			if (late && now_ns - rep_ns > *reply_delay_ns)
+				*reply_delay_ns = now_ns - rep_ns;
+			rep_ns = UINT64_MAX;
+		}
+		s = iterate(&pol, &got, 1, now_ns);
+		if (s > 0) {
+			lull_policy_slept(&pol, s, s + 30000);
+			now_ns += s + 30000;
+		} else {
+			if (got == 0 && late)
+				idle_poll_ns += 200;
+			now_ns += 200;
+		}
+	}
+	return idle_poll_ns;
+}
+
+static void
+test_rate_linger_adapts(void **state)
+{
+	const uint64_t total_ns = 400000000;
+	uint64_t delay_ns, wasted_ns;
+
+	(void)state;
+	/* one-way 10 kpps: lingering never sees a packet follow, so it stops (but for
+	 * probes, 1 in 16 of 20 us each: 1.25 % of the time) */
+	wasted_ns = run_trace(100000, 0, total_ns, &delay_ns);
+	if (wasted_ns * 100 > total_ns / 2 * 3)
+		fail_msg("one-way 10 kpps: %.1f %% of the time lingering",
+			100.0 * (double)wasted_ns / (double)(total_ns / 2));
+	/* a request every 1 ms, its reply 8 us after it was forwarded: the linger
+	 * catches every reply within a poll */
+	run_trace(1000000, 8000, total_ns, &delay_ns);
+	if (delay_ns > 200)
+		fail_msg("a reply waited %" PRIu64 " ns", delay_ns);
+}
+
 static void
 test_random_traces_in_range(void **state)
 {
@@ -245,6 +309,7 @@ main(void)
 		cmocka_unit_test(test_window_order_independent),
 		cmocka_unit_test(test_window_steady_light_rate),
 		cmocka_unit_test(test_rate_bounds_on_burst_trace),
+		cmocka_unit_test(test_rate_linger_adapts),
 		cmocka_unit_test(test_random_traces_in_range),
 		cmocka_unit_test(test_policy_names_and_checks),
 		cmocka_unit_test(test_sleeplist),
