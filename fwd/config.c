@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -56,6 +57,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->wake = LULL_WAKE_AUTO;
 	cfg->timer_slack_ns = 1;
 	cfg->intr_after_ms = 200; /* where every polled queue can interrupt */
+	cfg->hotplug_ports = 2;
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
@@ -118,6 +120,7 @@ enum opt_id {
 	OPT_RXQ_CRITICAL,
 	OPT_CRITICAL_MAX,
 	OPT_INTR_AFTER,
+	OPT_HOTPLUG_PORTS,
 };
 
 static const struct option long_opts[] = {
@@ -128,6 +131,7 @@ static const struct option long_opts[] = {
 	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
 	{"fwd-mode", required_argument, NULL, OPT_FWD_MODE},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"hotplug-ports", required_argument, NULL, OPT_HOTPLUG_PORTS},
 	{"intr-after-ms", required_argument, NULL, OPT_INTR_AFTER},
 	{"latency-budget-us", required_argument, NULL, OPT_BUDGET},
 	{"linger-us", required_argument, NULL, OPT_LINGER},
@@ -186,6 +190,7 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_TIMER_SLACK, 1, 1000000, timer_slack_ns),
 	NUM_OPT(OPT_CRITICAL_MAX, 0, LULL_SLEEPLIST_MAX_US, critical_sleep_max_us),
 	NUM_OPT(OPT_INTR_AFTER, 0, 3600000, intr_after_ms),
+	NUM_OPT(OPT_HOTPLUG_PORTS, 0, LULL_MAX_PORTS, hotplug_ports),
 };
 
 static const char *
@@ -589,6 +594,17 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+check_critical(const struct lull_config *cfg, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < cfg->n_critical; i++)
+		if (cfg->critical[i].a >= cfg->n_ports || cfg->critical[i].b >= cfg->n_rxq)
+			return fail(err, errlen, -EINVAL,
+				"--rxq-critical: queue %u:%u does not exist (%u ports, --rxq %u)",
+				cfg->critical[i].a, cfg->critical[i].b, cfg->n_ports, cfg->n_rxq);
+	return 0;
+}
+
 int
 lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen)
 {
@@ -617,18 +633,17 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	ret = resolve_rxqs(cfg, err, errlen);
 	if (ret < 0)
 		return ret;
-	for (unsigned int i = 0; i < cfg->n_critical; i++)
-		if (cfg->critical[i].a >= cfg->n_ports || cfg->critical[i].b >= cfg->n_rxq)
-			return fail(err, errlen, -EINVAL,
-				"--rxq-critical: queue %u:%u does not exist (%u ports, --rxq %u)",
-				cfg->critical[i].a, cfg->critical[i].b, cfg->n_ports, cfg->n_rxq);
+	ret = check_critical(cfg, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (cfg->n_mbufs == 0) {
-		/* Every rx and tx ring full, every tx buffer full, one burst in flight per PMD,
-		 * per-lcore mempool caches (256 each), plus slack. */
-		uint64_t n = (uint64_t)cfg->n_ports *
+		/* Every rx and tx ring full (ports of now and those port-add may add), every
+		 * tx buffer full, one burst in flight per PMD, per-lcore mempool caches (256
+		 * each), plus slack. */
+		uint64_t n = (uint64_t)(cfg->n_ports + cfg->hotplug_ports) *
 			     (cfg->n_rxq * cfg->n_rxd + cfg->n_txq * cfg->n_txd);
 
-		n += (uint64_t)cfg->n_pmds * (cfg->n_ports + 1u) * cfg->burst;
+		n += (uint64_t)cfg->n_pmds * (cfg->n_ports + cfg->hotplug_ports + 1u) * cfg->burst;
 		n += (uint64_t)(cfg->n_pmds + 1) * 256 + 4096;
 		cfg->n_mbufs = n > (16u << 20) ? 16u << 20 : (uint32_t)n;
 	}
@@ -699,6 +714,182 @@ lull_config_check_port(
 	return ret;
 }
 
+/* What may change on a running forwarder: PMDs pick these up at a housekeeping tick. */
+static const char *const settable[] = {"sleep-policy", "sleep-max-us", "latency-budget-us",
+	"sleep-step-us", "busy-threshold", "sleep-window", "linger-us", "wake", "timer-slack-ns",
+	"intr-after-ms", "rxq-critical", "critical-sleep-max-us", "drain-us", "stats-period"};
+
+const char *
+lull_config_settable(void)
+{
+	return "sleep-policy sleep-max-us latency-budget-us sleep-step-us busy-threshold "
+	       "sleep-window linger-us wake timer-slack-ns intr-after-ms rxq-critical "
+	       "critical-sleep-max-us drain-us stats-period";
+}
+
+int
+lull_config_set(
+	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct lull_config *tmp;
+	char opt[64];
+	char *argv[4];
+	bool known = false;
+	int ret;
+
+	/* sleep_max_us (telemetry's spelling) is sleep-max-us */
+	ret = snprintf(opt, sizeof(opt), "--%s", key);
+	for (char *c = opt; *c != '\0'; c++)
+		if (*c == '_')
+			*c = '-';
+	for (size_t i = 0; ret < (int)sizeof(opt) && i < sizeof(settable) / sizeof(settable[0]); i++)
+		known = known || strcmp(opt + 2, settable[i]) == 0;
+	if (!known)
+		return fail(err, errlen, -EINVAL, "set: bad key '%.40s' (the settable list has the keys)",
+			key);
+	tmp = malloc(sizeof(*tmp));
+	if (tmp == NULL)
+		return fail(err, errlen, -ENOMEM, "set: out of memory");
+	*tmp = *cfg;
+	argv[0] = (char *)"set";
+	argv[1] = opt;
+	argv[2] = (char *)value;
+	argv[3] = NULL;
+	ret = lull_config_parse(tmp, 3, argv, err, errlen);
+	if (ret == 0)
+		ret = check_critical(tmp, err, errlen);
+	if (ret == 0)
+		*cfg = *tmp;
+	free(tmp);
+	return ret;
+}
+
+int
+lull_config_port_add(struct lull_config *cfg, uint16_t id, uint16_t peer, char *err, size_t errlen)
+{
+	unsigned int load[LULL_MAX_PMDS] = {0};
+
+	if (id >= LULL_MAX_PORTS)
+		return fail(err, errlen, -E2BIG, "port-add: port id %u: at most %d ports", id,
+			LULL_MAX_PORTS);
+	if (peer != LULL_PORT_NONE && peer != id &&
+		(peer >= cfg->n_ports || cfg->dst_port[peer] != LULL_PORT_NONE))
+		return fail(err, errlen, -EINVAL,
+			"port-add: peer port %u is not a port waiting for a pair", peer);
+	for (unsigned int p = 0; p < cfg->n_ports; p++)
+		for (unsigned int q = 0; q < cfg->n_rxq; q++)
+			if (p != id && cfg->dst_port[p] != LULL_PORT_NONE)
+				load[cfg->rxq_pmd[p][q]]++;
+	for (unsigned int p = cfg->n_ports; p < id; p++)
+		cfg->dst_port[p] = LULL_PORT_NONE; /* ids skipped: no port */
+	if (id >= cfg->n_ports)
+		cfg->n_ports = id + 1u;
+	for (unsigned int q = 0; q < cfg->n_rxq; q++) {
+		unsigned int best = 0;
+
+		for (unsigned int pmd = 1; pmd < cfg->n_pmds; pmd++)
+			if (load[pmd] < load[best])
+				best = pmd;
+		cfg->rxq_pmd[id][q] = (uint16_t)best;
+		load[best]++;
+	}
+	cfg->dst_port[id] = peer;
+	if (peer != LULL_PORT_NONE)
+		cfg->dst_port[peer] = id;
+	return 0;
+}
+
+void
+lull_config_port_del(struct lull_config *cfg, uint16_t id)
+{
+	if (id >= cfg->n_ports)
+		return;
+	if (cfg->dst_port[id] != LULL_PORT_NONE && cfg->dst_port[id] != id)
+		cfg->dst_port[cfg->dst_port[id]] = LULL_PORT_NONE; /* the peer waits for a pair */
+	cfg->dst_port[id] = LULL_PORT_NONE;
+	/* a latency-critical mark goes with its port */
+	for (unsigned int i = 0; i < cfg->n_critical;)
+		if (cfg->critical[i].a == id)
+			cfg->critical[i] = cfg->critical[--cfg->n_critical];
+		else
+			i++;
+}
+
+static void
+emit_u32(void (*emit)(void *, const char *, const char *), void *ctx, const char *key, uint32_t v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", v);
+	emit(ctx, key, buf);
+}
+
+/* Append to a list being built in buf ("a,b,..."). */
+static void
+list_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	if (used > 0)
+		buf[used++] = ',';
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+void
+lull_config_describe(const struct lull_config *cfg,
+	void (*emit)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	char buf[1024];
+	const struct lull_sleeplist *sl = &cfg->sleep_max;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < cfg->n_pmds; i++)
+		list_add(buf, sizeof(buf), "%u", cfg->pmd_lcores[i]);
+	emit(ctx, "pmd-cores", buf);
+	emit_u32(emit, ctx, "rxq", cfg->n_rxq);
+	emit_u32(emit, ctx, "txq", cfg->n_txq);
+	emit_u32(emit, ctx, "rxd", cfg->n_rxd);
+	emit_u32(emit, ctx, "txd", cfg->n_txd);
+	emit_u32(emit, ctx, "mbufs", cfg->n_mbufs);
+	emit_u32(emit, ctx, "hotplug-ports", cfg->hotplug_ports);
+	buf[0] = '\0';
+	for (unsigned int p = 0; p < cfg->n_ports; p++)
+		if (cfg->dst_port[p] != LULL_PORT_NONE && cfg->dst_port[p] >= p)
+			list_add(buf, sizeof(buf), "%u:%u", p, cfg->dst_port[p]);
+	emit(ctx, "port-pairs", buf);
+	emit(ctx, "fwd-mode", lull_fwd_mode_name(cfg->mode));
+	emit_u32(emit, ctx, "burst", cfg->burst);
+	emit_u32(emit, ctx, "drain-us", cfg->drain_us);
+	emit_u32(emit, ctx, "tx-retries", cfg->tx_retries);
+	emit(ctx, "sleep-policy", lull_policy_name(cfg->sleep_policy));
+	buf[0] = '\0';
+	list_add(buf, sizeof(buf), "%u", sl->has_default ? sl->default_us : LULL_DEFAULT_SLEEP_MAX_US);
+	for (unsigned int i = 0; i < sl->n; i++)
+		list_add(buf, sizeof(buf), "%u:%u", sl->entries[i].core, sl->entries[i].us);
+	emit(ctx, "sleep-max-us", buf);
+	emit_u32(emit, ctx, "latency-budget-us", cfg->latency_budget_us);
+	emit_u32(emit, ctx, "sleep-step-us", cfg->sleep_step_us);
+	emit_u32(emit, ctx, "busy-threshold",
+		cfg->busy_threshold ? cfg->busy_threshold
+				    : (cfg->burst / 2 ? cfg->burst / 2 : 1u));
+	emit_u32(emit, ctx, "sleep-window", cfg->sleep_window);
+	emit_u32(emit, ctx, "linger-us", cfg->linger_us);
+	emit(ctx, "wake", lull_wake_name(cfg->wake));
+	emit_u32(emit, ctx, "timer-slack-ns", cfg->timer_slack_ns);
+	emit_u32(emit, ctx, "intr-after-ms", cfg->intr_after_ms);
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < cfg->n_critical; i++)
+		list_add(buf, sizeof(buf), "%u:%u", cfg->critical[i].a, cfg->critical[i].b);
+	emit(ctx, "rxq-critical", buf);
+	emit_u32(emit, ctx, "critical-sleep-max-us", cfg->critical_sleep_max_us);
+	emit_u32(emit, ctx, "stats-period", cfg->stats_period_s);
+}
+
 void
 lull_config_usage(const char *prog)
 {
@@ -719,6 +910,8 @@ lull_config_usage(const char *prog)
 	       "  --mbufs N             mbufs in the pool (default: enough to fill every ring)\n"
 	       "  --port-pairs LIST     A:B,... forward A<->B; A:A reflects (default 0:1,2:3,...)\n"
 	       "  --link-wait-ms MS     wait up to MS for links at start (default 9000)\n"
+	       "  --hotplug-ports N     ports port-add may add at run time; sizes the mbuf pool\n"
+	       "                        (default 2)\n"
 	       "Forwarding:\n"
 	       "  --fwd-mode MODE       io (as is), mac (src = port MAC, dst = peer), macswap\n"
 	       "                        (default io)\n"

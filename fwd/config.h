@@ -30,6 +30,7 @@
 #define LULL_MAX_BURST    512
 #define LULL_MAX_PINS     256 /**< explicit port:queue@core assignments */
 #define LULL_PMD_MAX_RXQS 256 /**< rx queues one PMD can poll */
+#define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
 
 enum lull_fwd_mode {
 	LULL_FWD_IO,      /**< forward as is */
@@ -104,12 +105,13 @@ struct lull_config {
 	unsigned int n_critical;
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
 	uint32_t intr_after_ms; /**< hand over to rx interrupts after this idle; 0 = never */
+	uint32_t hotplug_ports; /**< ports port-add may add at run time (mbufs sized for them) */
 
 	bool help; /**< --help was given: print usage, start nothing */
 
-	/* Filled by lull_config_resolve(). */
-	unsigned int n_ports;
-	uint16_t dst_port[LULL_MAX_PORTS];                 /**< where rx of a port goes */
+	/* Filled by lull_config_resolve(), changed by port add and delete. */
+	unsigned int n_ports;              /**< port ids in use are below this */
+	uint16_t dst_port[LULL_MAX_PORTS]; /**< where rx of a port goes, or LULL_PORT_NONE */
 	uint16_t rxq_pmd[LULL_MAX_PORTS][LULL_MAX_QUEUES]; /**< PMD index polling a queue */
 };
 
@@ -155,6 +157,35 @@ int lull_config_resolve(
  */
 int lull_config_check_port(const struct lull_config *cfg, const struct lull_port_limits *lim,
 	char *err, size_t errlen);
+
+/**
+ * Change one run-time setting, as the option --key value would set it at start
+ * ("sleep-max-us", "250,3:0"). Applies whole or not at all.
+ *
+ * @return 0, or a negative errno with a message naming the key or value in err;
+ *   cfg is then unchanged.
+ */
+int lull_config_set(
+	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen);
+
+/** Keys lull_config_set() accepts, space-separated. */
+const char *lull_config_settable(void);
+
+/**
+ * A port was added at run time with id: forward it to peer (LULL_PORT_NONE: not
+ * yet, id: to itself), and give its rx queues to the PMDs polling the fewest.
+ *
+ * @return 0, or a negative errno with a message in err; cfg is then unchanged.
+ */
+int lull_config_port_add(
+	struct lull_config *cfg, uint16_t id, uint16_t peer, char *err, size_t errlen);
+
+/** Port id is being removed: it and its peer stop being forwarded. */
+void lull_config_port_del(struct lull_config *cfg, uint16_t id);
+
+/** Call emit(ctx, option, value) for every effective setting, in --help order. */
+void lull_config_describe(const struct lull_config *cfg,
+	void (*emit)(void *ctx, const char *key, const char *value), void *ctx);
 
 /** Print the lull options and their defaults. */
 void lull_config_usage(const char *prog);

@@ -7,6 +7,8 @@
 #ifndef LULL_FWD_H
 #define LULL_FWD_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mempool.h>
@@ -15,15 +17,34 @@
 #include "pmd.h"
 #include "port.h"
 
+/** What lull_ctl_stats_clear() saw, subtracted from what the show commands report. */
+struct lull_pmd_base {
+	uint64_t tsc; /**< when */
+	uint64_t stats[LULL_PMD_N_STATS];
+	uint64_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	uint64_t tx_sent, tx_dropped;
+	struct lull_hist burst_pkts;
+	struct lull_hist sleep_ns;
+};
+
+/**
+ * Everything below is the control plane's: the main thread and the telemetry
+ * threads, one at a time under lock. PMDs see only their own struct.
+ */
 struct lull_fwd {
+	pthread_mutex_t lock;
 	struct lull_config cfg;
 	struct rte_mempool *pool;
-	struct lull_port ports[LULL_MAX_PORTS];
-	unsigned int n_ports; /**< ports set up (and to close) */
+	struct lull_port ports[LULL_MAX_PORTS]; /**< indexed by port id; see .present */
+	unsigned int n_ports;                   /**< ids below this may be present */
+	unsigned int max_ports;                 /**< ports the mbuf pool was sized for */
 	struct lull_pmd *pmds[LULL_MAX_PMDS];
 	unsigned int n_pmds;     /**< PMDs created (and to free) */
 	unsigned int n_launched; /**< PMDs running on their lcore */
+	bool accepting;          /**< control commands may change things */
+	uint64_t gen;            /**< generation of the newest params blocks */
 	uint64_t start_tsc;
+	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */
 };
 
 #endif /* LULL_FWD_H */

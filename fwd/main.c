@@ -23,7 +23,9 @@
 #include "config.h"
 #include "fwd.h"
 #include "app.h"
+#include "ctl.h"
 #include "stats.h"
+#include "telemetry.h"
 
 #define LULL_MAIN_TICK_MS 100 /* how often the main thread looks at the quit flag */
 
@@ -87,13 +89,14 @@ start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
 
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		int ret = lull_port_start(
-			&fwd->ports[fwd->n_ports], id, &fwd->cfg, fwd->pool, err, errlen);
+		int ret = lull_port_start(&fwd->ports[id], id, &fwd->cfg, fwd->pool, err, errlen);
 
-		fwd->n_ports++; /* closed at exit even when half set up */
+		if (id >= fwd->n_ports)
+			fwd->n_ports = id + 1u;
 		if (ret < 0)
 			return ret;
 	}
+	fwd->max_ports = fwd->cfg.n_ports + fwd->cfg.hotplug_ports;
 	return 0;
 }
 
@@ -103,14 +106,20 @@ create_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 	struct rte_ether_addr macs[LULL_MAX_PORTS];
 	bool rx_intr[LULL_MAX_PORTS] = {false};
 
-	for (unsigned int i = 0; i < fwd->n_ports; i++) {
-		macs[fwd->ports[i].id] = fwd->ports[i].mac;
-		rx_intr[fwd->ports[i].id] = fwd->ports[i].rx_intr;
+	for (unsigned int p = 0; p < fwd->n_ports; p++) {
+		macs[p] = fwd->ports[p].mac;
+		rx_intr[p] = fwd->ports[p].present && fwd->ports[p].rx_intr;
 	}
+	fwd->gen = 1;
 	for (unsigned int i = 0; i < fwd->cfg.n_pmds; i++) {
+		struct lull_pmd_params *prm;
 		int ret;
 
-		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, macs, rx_intr, &ret, err, errlen);
+		prm = lull_pmd_params_build(
+			&fwd->cfg, i, fwd->gen, macs, rx_intr, &ret, err, errlen);
+		if (prm == NULL)
+			return ret;
+		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, prm, &ret, err, errlen);
 		if (fwd->pmds[i] == NULL)
 			return ret;
 		fwd->n_pmds++;
@@ -131,17 +140,7 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 			return ret;
 		}
 		fwd->n_launched++;
-		printf("lull: PMD %u on lcore %u: sleep policy %s, max sleep %" PRIu64
-		       " us, latency budget %u us, wake %s\n",
-			i, pmd->lcore, lull_policy_name(pmd->policy.p.kind),
-			pmd->policy.p.max_sleep_ns / 1000, fwd->cfg.latency_budget_us,
-			lull_waiter_describe(&pmd->waiter));
-		printf("lull: PMD %u on lcore %u polls %u rx queue(s):", i, pmd->lcore,
-			pmd->n_rxqs);
-		for (unsigned int q = 0; q < pmd->n_rxqs; q++)
-			printf(" %u:%u->%u", pmd->rxqs[q].port, pmd->rxqs[q].queue,
-				pmd->rxqs[q].tx->port);
-		printf("\n");
+		lull_ctl_log_pmd(fwd, i, "start");
 	}
 	return 0;
 }
@@ -149,6 +148,9 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 static void
 stop_pmds(struct lull_fwd *fwd)
 {
+	pthread_mutex_lock(&fwd->lock); /* no control command runs from here on */
+	fwd->accepting = false;
+	pthread_mutex_unlock(&fwd->lock);
 	for (unsigned int i = 0; i < fwd->n_launched; i++)
 		lull_pmd_request_stop(fwd->pmds[i]);
 	for (unsigned int i = 0; i < fwd->n_launched; i++)
@@ -166,10 +168,16 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 		const struct timespec ts = {.tv_sec = 0, .tv_nsec = LULL_MAIN_TICK_MS * 1000000L};
 
 		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&fwd->lock);
+		/* stats-period may change at run time */
+		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
 		if (period_tsc != 0 && rte_rdtsc() >= next_tsc) {
 			lull_stats_print(stdout, fwd, prev, false);
-			next_tsc += period_tsc;
+			next_tsc = rte_rdtsc() + period_tsc;
+		} else if (period_tsc == 0) {
+			next_tsc = rte_rdtsc();
 		}
+		pthread_mutex_unlock(&fwd->lock);
 	}
 }
 
@@ -200,8 +208,10 @@ shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_fina
 		lull_stats_print(stdout, fwd, prev, true);
 	for (unsigned int i = 0; i < fwd->n_ports; i++)
 		lull_port_close(&fwd->ports[i]);
-	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		lull_pmd_free(fwd->pmds[i]);
+		free(fwd->base[i]);
+	}
 	if (fwd->pool != NULL) {
 		ret = check_pool(fwd);
 		rte_mempool_free(fwd->pool);
@@ -220,6 +230,7 @@ main(int argc, char **argv)
 	int ret, status = EXIT_FAILURE;
 
 	lull_prog = argv[0];
+	pthread_mutex_init(&fwd.lock, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a line at a time, also into a log file or a pipe */
 	lull_config_defaults(&fwd.cfg);
 	/* lull options first: a bad one costs nothing and leaves nothing running. */
@@ -262,11 +273,17 @@ main(int argc, char **argv)
 	if (ret < 0)
 		goto end;
 	running = true;
+	ret = lull_telemetry_register(&fwd, err, sizeof(err));
+	if (ret < 0)
+		goto end;
 	printf("lull: forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops\n",
 		lull_fwd_mode_name(fwd.cfg.mode), fwd.n_ports, fwd.n_pmds, fwd.cfg.burst);
 	/* Wait for links before anything can close the ports (net_memif crashes on a close
 	 * right after start). */
 	lull_port_wait_links(fwd.ports, fwd.n_ports, fwd.cfg.link_wait_ms, lull_quit_requested);
+	pthread_mutex_lock(&fwd.lock);
+	fwd.accepting = true; /* from now on a port may be closed */
+	pthread_mutex_unlock(&fwd.lock);
 	run_until_signal(&fwd, &prev);
 	printf("\nlull: stopping\n");
 	status = EXIT_SUCCESS;

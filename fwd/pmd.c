@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <time.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -32,31 +33,88 @@ txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 	}
 }
 
-static int
-txq_init(struct lull_txq *txq, uint16_t port, uint16_t queue, const struct lull_config *cfg)
+struct lull_pmd_params *
+lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_t gen,
+	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
+	size_t errlen)
 {
-	txq->buf = rte_zmalloc_socket(
-		"lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(cfg->burst), 64, rte_eth_dev_socket_id(port));
-	if (txq->buf == NULL)
-		return -ENOMEM;
-	rte_eth_tx_buffer_init(txq->buf, cfg->burst);
-	rte_eth_tx_buffer_set_err_callback(txq->buf, txq_unsent, txq);
-	txq->port = port;
-	txq->queue = queue;
-	txq->retries = cfg->tx_retries;
-	return 0;
+	unsigned int lcore = cfg->pmd_lcores[index];
+	struct lull_pmd_params *prm = rte_zmalloc_socket(
+		"lull_pmd_params", sizeof(*prm), 64, (int)rte_lcore_to_socket_id(lcore));
+
+	if (prm == NULL) {
+		*ret = -ENOMEM;
+		snprintf(err, errlen, "PMD on lcore %u: out of memory", lcore);
+		return NULL;
+	}
+	prm->gen = gen;
+	lull_config_policy(cfg, lcore, &prm->policy);
+	*ret = lull_policy_check(&prm->policy);
+	if (*ret == 0)
+		*ret = lull_waiter_init(&prm->waiter, cfg->wake, err, errlen);
+	else
+		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
+	if (*ret < 0)
+		goto fail;
+	prm->timer_slack_ns = cfg->timer_slack_ns;
+	prm->drain_us = cfg->drain_us;
+	prm->intr_after_ns =
+		prm->policy.kind != LULL_POLICY_OFF ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
+	for (unsigned int p = 0; p < cfg->n_ports; p++) {
+		uint16_t dst = cfg->dst_port[p];
+
+		if (dst == LULL_PORT_NONE)
+			continue; /* removed, or waiting for its pair */
+		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
+			struct lull_rxq_conf *rc;
+
+			if (cfg->rxq_pmd[p][q] != index)
+				continue;
+			if (prm->n_rxqs == LULL_PMD_MAX_RXQS) {
+				*ret = -E2BIG;
+				snprintf(err, errlen, "PMD on lcore %u would poll over %d rx queues",
+					lcore, LULL_PMD_MAX_RXQS);
+				goto fail;
+			}
+			if (!port_rx_intr[p])
+				prm->intr_after_ns = 0; /* one queue that cannot interrupt: never */
+			rc = &prm->rxqs[prm->n_rxqs++];
+			rc->port = (uint16_t)p;
+			rc->queue = (uint16_t)q;
+			rc->dst = dst;
+			rc->ctx.tx_mac = port_macs[dst];
+			memcpy(rc->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst], RTE_ETHER_ADDR_LEN);
+		}
+	}
+	for (unsigned int i = 0; prm->waiter.kind == LULL_WAKE_MONITOR && i < prm->n_rxqs; i++) {
+		struct rte_power_monitor_cond pmc;
+
+		if (rte_eth_get_monitor_addr(prm->rxqs[i].port, prm->rxqs[i].queue, &pmc) != 0) {
+			snprintf(err, errlen,
+				"--wake: bad value 'monitor' (the driver of port %u offers no "
+				"monitor address for its rx queue %u)",
+				prm->rxqs[i].port, prm->rxqs[i].queue);
+			*ret = -ENOTSUP;
+			goto fail;
+		}
+	}
+	*ret = 0;
+	return prm;
+fail:
+	rte_free(prm);
+	return NULL;
 }
 
 struct lull_pmd *
 lull_pmd_create(const struct lull_config *cfg, unsigned int index,
-	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
-	size_t errlen)
+	struct lull_pmd_params *params, int *ret, char *err, size_t errlen)
 {
 	unsigned int lcore = cfg->pmd_lcores[index];
 	struct lull_pmd *pmd = rte_zmalloc_socket(
 		"lull_pmd", sizeof(*pmd), 64, (int)rte_lcore_to_socket_id(lcore));
 
 	if (pmd == NULL) {
+		rte_free(params);
 		*ret = -ENOMEM;
 		snprintf(err, errlen, "PMD on lcore %u: out of memory", lcore);
 		return NULL;
@@ -64,79 +122,98 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	pmd->lcore = lcore;
 	pmd->index = index;
 	pmd->burst = cfg->burst;
+	pmd->tx_retries = cfg->tx_retries;
 	pmd->direct_tx_min = (uint16_t)((cfg->burst + 1) / 2);
-	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * cfg->drain_us;
 	pmd->engine = lull_engine_get(cfg->mode);
+	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	atomic_init(&pmd->stop, false);
-
-	struct lull_policy_params prm;
-
-	lull_config_policy(cfg, lcore, &prm);
-	*ret = lull_policy_check(&prm);
-	if (*ret == 0)
-		*ret = lull_waiter_init(&pmd->waiter, cfg->wake, err, errlen);
-	else
-		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
+	atomic_init(&pmd->next, NULL);
+	atomic_init(&pmd->ack, 0);
+	lull_hist_init(&pmd->burst_pkts);
+	lull_hist_init(&pmd->sleep_ns);
+	*ret = lull_pmd_publish(pmd, params, false, 0);
 	if (*ret < 0) {
+		snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", lcore, strerror(-*ret));
 		lull_pmd_free(pmd);
 		return NULL;
 	}
-	lull_policy_init(&pmd->policy, &prm);
-	lull_hist_init(&pmd->burst_pkts);
-	lull_hist_init(&pmd->sleep_ns);
-	pmd->sleeping = prm.kind != LULL_POLICY_OFF;
-	pmd->max_sleep_ns = prm.max_sleep_ns;
-	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
-	pmd->timer_slack_ns = cfg->timer_slack_ns;
-	pmd->intr_after_ns = pmd->sleeping ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
-
-	for (unsigned int p = 0; p < cfg->n_ports; p++) {
-		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
-			struct lull_rxq *rxq;
-			uint16_t dst = cfg->dst_port[p];
-			struct lull_txq *txq = &pmd->txqs[dst];
-
-			if (cfg->rxq_pmd[p][q] != index)
-				continue;
-			if (txq->buf == NULL) {
-				*ret = txq_init(txq, dst, (uint16_t)index, cfg);
-				if (*ret < 0) {
-					snprintf(err, errlen, "PMD on lcore %u: tx buffer: %s",
-						lcore, strerror(-*ret));
-					lull_pmd_free(pmd);
-					return NULL;
-				}
-				pmd->txq_list[pmd->n_txqs++] = txq;
-			}
-			if (!port_rx_intr[p])
-				pmd->intr_after_ns = 0; /* one queue that cannot interrupt: never */
-			rxq = &pmd->rxqs[pmd->n_rxqs++];
-			rxq->port = (uint16_t)p;
-			rxq->queue = (uint16_t)q;
-			rxq->tx = txq;
-			rxq->ctx.tx_mac = port_macs[dst];
-			memcpy(rxq->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst],
-				RTE_ETHER_ADDR_LEN);
-		}
-	}
-	if (pmd->waiter.kind == LULL_WAKE_MONITOR) {
-		for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
-			struct rte_power_monitor_cond pmc;
-
-			if (rte_eth_get_monitor_addr(pmd->rxqs[i].port, pmd->rxqs[i].queue, &pmc) !=
-				0) {
-				snprintf(err, errlen,
-					"--wake: bad value 'monitor' (the driver of port %u offers "
-					"no monitor address for its rx queue %u)",
-					pmd->rxqs[i].port, pmd->rxqs[i].queue);
-				*ret = -ENOTSUP;
-				lull_pmd_free(pmd);
-				return NULL;
-			}
-		}
-	}
-	*ret = 0;
 	return pmd;
+}
+
+/* Every tx buffer a block needs exists before the block is published. */
+static int
+txqs_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
+{
+	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
+		struct lull_txq *txq = &pmd->txqs[prm->rxqs[i].dst];
+
+		if (txq->buf != NULL)
+			continue;
+		txq->buf = rte_zmalloc_socket("lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(pmd->burst), 64,
+			rte_eth_dev_socket_id(prm->rxqs[i].dst));
+		if (txq->buf == NULL)
+			return -ENOMEM;
+		rte_eth_tx_buffer_init(txq->buf, pmd->burst);
+		rte_eth_tx_buffer_set_err_callback(txq->buf, txq_unsent, txq);
+		txq->port = prm->rxqs[i].dst;
+		txq->queue = (uint16_t)pmd->index;
+		txq->retries = pmd->tx_retries;
+	}
+	return 0;
+}
+
+int
+lull_pmd_publish(struct lull_pmd *pmd, struct lull_pmd_params *params, bool running,
+	unsigned int timeout_ms)
+{
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000};
+	int ret;
+
+	if (pmd->pending != NULL) {
+		/* a block that timed out earlier: taken since? */
+		if (atomic_load_explicit(&pmd->ack, memory_order_acquire) < pmd->pending->gen) {
+			rte_free(params);
+			return -EBUSY;
+		}
+		rte_free((void *)(uintptr_t)pmd->ctl_params);
+		pmd->ctl_params = pmd->pending;
+		pmd->pending = NULL;
+	}
+	ret = txqs_prepare(pmd, params);
+	if (ret < 0) {
+		rte_free(params);
+		return ret;
+	}
+	atomic_store_explicit(&pmd->next, params, memory_order_release);
+	if (running) {
+		ret = -ETIMEDOUT;
+		for (unsigned int i = 0; i < timeout_ms * 10; i++) {
+			if (atomic_load_explicit(&pmd->ack, memory_order_acquire) >= params->gen) {
+				ret = 0;
+				break;
+			}
+			nanosleep(&tick, NULL);
+		}
+		if (ret < 0) {
+			pmd->pending = params;
+			return ret;
+		}
+	}
+	/* acknowledged (or not running yet): the PMD no longer reads the old block */
+	rte_free((void *)(uintptr_t)pmd->ctl_params);
+	pmd->ctl_params = params;
+	return 0;
+}
+
+void
+lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port)
+{
+	rte_free(pmd->txqs[port].buf);
+	pmd->txqs[port].buf = NULL;
+	atomic_store_explicit(&pmd->txqs[port].sent, 0, memory_order_relaxed);
+	atomic_store_explicit(&pmd->txqs[port].dropped, 0, memory_order_relaxed);
+	for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+		atomic_store_explicit(&pmd->rx_pkts[port][q], 0, memory_order_relaxed);
 }
 
 void
@@ -144,8 +221,11 @@ lull_pmd_free(struct lull_pmd *pmd)
 {
 	if (pmd == NULL)
 		return;
-	for (unsigned int i = 0; i < pmd->n_txqs; i++)
-		rte_free(pmd->txq_list[i]->buf);
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		rte_free(pmd->txqs[p].buf);
+	if (pmd->pending != pmd->ctl_params)
+		rte_free((void *)(uintptr_t)pmd->pending);
+	rte_free((void *)(uintptr_t)pmd->ctl_params);
 	rte_free(pmd);
 }
 
@@ -160,9 +240,8 @@ lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
 {
 	uint64_t sum = 0;
 
-	for (unsigned int i = 0; i < pmd->n_txqs; i++)
-		sum += lull_counter_read(
-			dropped ? &pmd->txq_list[i]->dropped : &pmd->txq_list[i]->sent);
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		sum += lull_counter_read(dropped ? &pmd->txqs[p].dropped : &pmd->txqs[p].sent);
 	return sum;
 }
 
@@ -171,9 +250,10 @@ lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port)
 {
 	uint64_t sum = 0;
 
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
-		if (port == UINT16_MAX || pmd->rxqs[i].port == port)
-			sum += lull_counter_read(&pmd->rxqs[i].rx);
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		if (port == UINT16_MAX || p == port)
+			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+				sum += lull_counter_read(&pmd->rx_pkts[p][q]);
 	return sum;
 }
 
@@ -188,7 +268,7 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 
 	if (n == 0)
 		return 0;
-	lull_counter_add(&rxq->rx, n);
+	lull_counter_add(rxq->rx, n);
 	lull_hist_add(&pmd->burst_pkts, n);
 	if (pmd->sleeping)
 		lull_policy_observe(&pmd->policy, n);
@@ -296,7 +376,7 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 
 /* Register the rx queues with this thread's epoll; false when one cannot interrupt. */
 static bool
-intr_setup(struct lull_pmd *pmd)
+intr_setup(struct lull_pmd *pmd, bool verbose)
 {
 	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
 		const struct lull_rxq *q = &pmd->rxqs[i];
@@ -304,13 +384,26 @@ intr_setup(struct lull_pmd *pmd)
 			q->port, q->queue, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD, NULL);
 
 		if (ret < 0) {
-			printf("lull: PMD %u: rx queue %u:%u has no interrupt (%s): sleeping "
-			       "only\n",
-				pmd->index, q->port, q->queue, strerror(-ret));
+			if (verbose)
+				printf("lull: PMD %u: rx queue %u:%u has no interrupt (%s): "
+				       "sleeping only\n",
+					pmd->index, q->port, q->queue, strerror(-ret));
+			while (i-- > 0)
+				rte_eth_dev_rx_intr_ctl_q(pmd->rxqs[i].port, pmd->rxqs[i].queue,
+					RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL);
 			return false;
 		}
 	}
 	return pmd->n_rxqs > 0;
+}
+
+static void
+intr_teardown(struct lull_pmd *pmd)
+{
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
+		rte_eth_dev_rx_intr_ctl_q(pmd->rxqs[i].port, pmd->rxqs[i].queue,
+			RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL);
+	pmd->intr_ok = false;
 }
 
 static void
@@ -368,17 +461,65 @@ drain(struct lull_pmd *pmd)
 	flush_all(pmd);
 }
 
+/*
+ * Housekeeping, on the PMD thread: take a new params block. Whatever the old
+ * poll list buffered is sent first, so nothing waits toward a port that goes.
+ * The policy keeps its estimates unless its kind or window changed.
+ */
+static void
+reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
+{
+	const struct lull_pmd_params *old = pmd->params;
+	bool fresh = old == NULL || prm->policy.kind != old->policy.kind ||
+		     prm->policy.window != old->policy.window;
+
+	flush_all(pmd);
+	if (pmd->intr_ok)
+		intr_teardown(pmd);
+	pmd->n_txqs = 0;
+	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
+		const struct lull_rxq_conf *rc = &prm->rxqs[i];
+		struct lull_rxq *rxq = &pmd->rxqs[i];
+		struct lull_txq *txq = &pmd->txqs[rc->dst];
+		bool listed = false;
+
+		rxq->port = rc->port;
+		rxq->queue = rc->queue;
+		rxq->tx = txq;
+		rxq->rx = &pmd->rx_pkts[rc->port][rc->queue];
+		rxq->ctx = rc->ctx;
+		for (unsigned int t = 0; t < pmd->n_txqs; t++)
+			listed = listed || pmd->txq_list[t] == txq;
+		if (!listed)
+			pmd->txq_list[pmd->n_txqs++] = txq;
+	}
+	pmd->n_rxqs = prm->n_rxqs;
+	if (fresh)
+		lull_policy_init(&pmd->policy, &prm->policy);
+	else
+		pmd->policy.p = prm->policy;
+	pmd->sleeping = prm->policy.kind != LULL_POLICY_OFF;
+	pmd->max_sleep_ns = prm->policy.max_sleep_ns;
+	pmd->waiter = prm->waiter;
+	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * prm->drain_us;
+	pmd->timer_slack_ns = prm->timer_slack_ns;
+	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
+	pmd->intr_after_ns = prm->intr_after_ns;
+	pmd->intr_ok = pmd->intr_after_ns != 0 && intr_setup(pmd, old == NULL);
+	pmd->params = prm;
+	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);
+}
+
 int
 lull_pmd_run(void *arg)
 {
 	struct lull_pmd *pmd = arg;
-	uint64_t prev_tsc = rte_rdtsc();
-	uint64_t flushed_tsc = prev_tsc;
+	uint64_t prev_tsc, flushed_tsc;
 	unsigned int tick = 0;
 
-	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
-	pmd->intr_ok = pmd->intr_after_ns != 0 && intr_setup(pmd);
+	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
+	prev_tsc = flushed_tsc = rte_rdtsc();
 	for (;;) {
 		/* 1. poll every rx queue, process, buffer tx */
 		uint32_t n_rx = poll_all(pmd);
@@ -414,13 +555,22 @@ lull_pmd_run(void *arg)
 			}
 		}
 
-		/* 4. housekeeping tick: control flags */
+		/* 4. housekeeping tick: stop request, new parameters */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {
+			const struct lull_pmd_params *next;
+
 			tick = 0;
 			if (atomic_load_explicit(&pmd->stop, memory_order_acquire))
 				break;
+			next = atomic_load_explicit(&pmd->next, memory_order_acquire);
+			if (unlikely(next != pmd->params)) {
+				reload(pmd, next);
+				prev_tsc = flushed_tsc = rte_rdtsc();
+			}
 		}
 	}
 	drain(pmd);
+	if (pmd->intr_ok)
+		intr_teardown(pmd);
 	return 0;
 }

@@ -55,25 +55,50 @@ enum lull_pmd_stat {
 
 /** Tx toward one port from one PMD: a buffer and the PMD's own tx queue. */
 struct lull_txq {
-	struct rte_eth_dev_tx_buffer *buf; /**< ctl: w at create; dp: rw contents */
-	uint16_t port;                     /**< ctl: w at create; dp: r */
-	uint16_t queue;                    /**< ctl: w at create; dp: r */
-	uint32_t retries;                  /**< ctl: w at create; dp: r */
+	struct rte_eth_dev_tx_buffer *buf; /**< ctl: w before publishing a block using it; dp: rw */
+	uint16_t port;                     /**< ctl: w likewise; dp: r */
+	uint16_t queue;                    /**< ctl: w likewise; dp: r */
+	uint32_t retries;                  /**< ctl: w likewise; dp: r */
 	lull_counter_t sent;               /**< dp: w; ctl: r */
 	lull_counter_t dropped;            /**< dp: w; ctl: r (tx refused after retries, freed) */
 };
 
-/** One polled rx queue, snapshotted at create time. */
+/** One rx queue to poll and where its packets go. */
+struct lull_rxq_conf {
+	uint16_t port;
+	uint16_t queue;
+	uint16_t dst; /**< tx port */
+	struct lull_engine_ctx ctx;
+};
+
+/**
+ * Everything about a PMD that may change while it runs. Built by the control
+ * plane, immutable once published (lull_pmd_publish), read by the PMD at its
+ * housekeeping tick, freed by the control plane once the PMD acknowledged a
+ * newer one.
+ */
+struct lull_pmd_params {
+	uint64_t gen; /**< generation, > 0, grows with each block */
+	struct lull_policy_params policy;
+	struct lull_waiter waiter;
+	uint64_t intr_after_ns;  /**< 0 = never (or a queue cannot interrupt) */
+	uint32_t timer_slack_ns; /**< nanosleep backend */
+	uint32_t drain_us;
+	unsigned int n_rxqs;
+	struct lull_rxq_conf rxqs[LULL_PMD_MAX_RXQS];
+};
+
+/** One polled rx queue: the PMD's thread-local copy of a struct lull_rxq_conf. */
 struct lull_rxq {
-	uint16_t port;              /**< ctl: w at create; dp: r */
-	uint16_t queue;             /**< ctl: w at create; dp: r */
-	struct lull_txq *tx;        /**< ctl: w at create; dp: r; where its packets go */
-	struct lull_engine_ctx ctx; /**< ctl: w at create; dp: r */
-	lull_counter_t rx;          /**< dp: w; ctl: r; packets received */
+	uint16_t port;
+	uint16_t queue;
+	struct lull_txq *tx;        /**< where its packets go */
+	lull_counter_t *rx;         /**< its packet counter in the PMD's table */
+	struct lull_engine_ctx ctx;
 };
 
 struct lull_pmd {
-	/* Hot state of the data plane; set before launch, read-only while running. */
+	/* Hot state of the data plane: dp: rw, set from the params block at a reload. */
 	alignas(64) unsigned int n_rxqs;
 	unsigned int n_txqs;
 	uint16_t burst;
@@ -84,40 +109,74 @@ struct lull_pmd {
 	double ns_per_tsc;
 	uint64_t max_sleep_ns;
 	uint32_t timer_slack_ns;
-	bool intr_ok;              /**< every polled queue can interrupt (dp: w at start) */
-	uint64_t intr_after_ns;    /**< 0 = never hand over */
-	struct lull_policy policy; /**< dp: rw */
+	bool intr_ok;           /**< every polled queue can interrupt and is registered */
+	uint64_t intr_after_ns; /**< 0 = never hand over */
+	const struct lull_pmd_params *params; /**< the block in force */
+	struct lull_policy policy;
 	struct lull_waiter waiter;
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
-	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs this PMD uses, for flushes */
+	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs in use, for flushes */
 	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */
 
 	/* Counters: dp: w (single writer); ctl: r. Own cache line. */
 	alignas(64) lull_counter_t stats[LULL_PMD_N_STATS];
+	/** Packets received per rx queue; dp: w; ctl: r, and resets a removed port's. */
+	lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
 	/*
-	 * Control. stop: ctl stores true with release; dp loads it with acquire on
-	 * a housekeeping tick, drains, flushes and returns from its lcore function.
+	 * Control, on their own line. stop: ctl stores true (release); dp loads it
+	 * (acquire) at a housekeeping tick, drains, flushes and returns.
+	 * next: ctl stores a new params block (release); dp loads it (acquire) at a
+	 * housekeeping tick, applies it and stores its generation in ack (release).
 	 */
 	alignas(64) atomic_bool stop;
+	_Atomic(const struct lull_pmd_params *) next;
+	_Atomic uint64_t ack;
 
-	/* Histograms: dp: w; ctl: r only after the PMD returned (not atomic). */
+	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). */
 	struct lull_hist burst_pkts; /**< packets per non-empty rx burst */
 	struct lull_hist sleep_ns;   /**< actual duration of each wait */
 
 	/* Control-plane only. */
 	unsigned int lcore;
 	unsigned int index;
+	uint32_t tx_retries;
+	const struct lull_pmd_params *ctl_params; /**< the newest block the PMD acknowledged */
+	const struct lull_pmd_params *pending;    /**< published, not yet acknowledged */
 };
 
 /**
- * Allocate PMD number index of cfg and snapshot its rx queues and tx buffers.
+ * Build the params block of PMD index from cfg and what the ports are.
+ * gen is the generation to stamp on it.
+ *
+ * @return the block (rte_free it), or NULL with a message in err and *ret set.
+ */
+struct lull_pmd_params *lull_pmd_params_build(const struct lull_config *cfg, unsigned int index,
+	uint64_t gen, const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret,
+	char *err, size_t errlen);
+
+/**
+ * Allocate PMD number index of cfg, with params as its first block (owned by
+ * the PMD from now on).
  *
  * @return the PMD, or NULL with a message in err (errno-style code in *ret).
  */
 struct lull_pmd *lull_pmd_create(const struct lull_config *cfg, unsigned int index,
-	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
-	size_t errlen);
+	struct lull_pmd_params *params, int *ret, char *err, size_t errlen);
+
+/**
+ * Give the PMD a new params block (ownership passes). The tx buffers it needs
+ * are allocated first. When running, wait up to timeout_ms for the PMD to
+ * acknowledge; then the block it replaced is freed.
+ *
+ * @return 0, -ENOMEM (block freed, nothing changed) or -ETIMEDOUT (the block
+ *   stays pending and takes effect when the PMD gets to it).
+ */
+int lull_pmd_publish(struct lull_pmd *pmd, struct lull_pmd_params *params, bool running,
+	unsigned int timeout_ms);
+
+/** Free the tx buffer toward port (after a block without it was acknowledged). */
+void lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port);
 
 /** Free a PMD that is not running. */
 void lull_pmd_free(struct lull_pmd *pmd);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_dev.h>
 #include <rte_ethdev.h>
 
 static void
@@ -71,6 +72,7 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 
 	memset(port, 0, sizeof(*port));
 	port->id = id;
+	port->present = true; /* closed from now on, even when half set up */
 	ret = port_info(id, &info, port->name, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -119,6 +121,13 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		return ret;
 	}
 	port->started = true;
+	/* A driver may accept the interrupt configuration and still have no event fd. */
+	if (port->rx_intr && rte_eth_dev_rx_intr_ctl_q_get_fd(id, 0) < 0) {
+		printf("lull: port %u (%s): no rx interrupts (no event fd): its PMD will not hand "
+		       "over\n",
+			id, port->name);
+		port->rx_intr = false;
+	}
 	/* An L2 forwarder takes every frame; devices without the switch simply lack it. */
 	ret = rte_eth_promiscuous_enable(id);
 	if (ret < 0 && ret != -ENOTSUP)
@@ -144,11 +153,13 @@ lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t tim
 		for (unsigned int i = 0; i < n; i++) {
 			struct rte_eth_link link;
 
+			if (!ports[i].present)
+				continue;
 			if (rte_eth_link_get_nowait(ports[i].id, &link) < 0 ||
 				link.link_status != RTE_ETH_LINK_UP)
 				down++;
 		}
-		if (down == 0 || waited_ms >= timeout_ms || should_stop())
+		if (down == 0 || waited_ms >= timeout_ms || (should_stop != NULL && should_stop()))
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -156,6 +167,8 @@ lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t tim
 		struct rte_eth_link link;
 		char text[RTE_ETH_LINK_MAX_STR_LEN];
 
+		if (!ports[i].present)
+			continue;
 		if (rte_eth_link_get_nowait(ports[i].id, &link) < 0)
 			snprintf(text, sizeof(text), "unknown");
 		else
@@ -167,20 +180,54 @@ lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t tim
 	return down;
 }
 
+static void
+port_stop(struct lull_port *port)
+{
+	int ret;
+
+	if (!port->started)
+		return;
+	ret = rte_eth_dev_stop(port->id);
+	if (ret < 0)
+		fprintf(stderr, "lull: port %u (%s): stop: %s\n", port->id, port->name,
+			strerror(-ret));
+	port->started = false;
+}
+
 void
 lull_port_close(struct lull_port *port)
 {
 	int ret;
 
-	if (port->started) {
-		ret = rte_eth_dev_stop(port->id);
-		if (ret < 0)
-			fprintf(stderr, "lull: port %u (%s): stop: %s\n", port->id, port->name,
-				strerror(-ret));
-		port->started = false;
-	}
+	if (!port->present)
+		return;
+	port_stop(port);
 	ret = rte_eth_dev_close(port->id);
 	if (ret < 0)
 		fprintf(stderr, "lull: port %u (%s): close: %s\n", port->id, port->name,
 			strerror(-ret));
+	port->present = false;
+}
+
+void
+lull_port_remove(struct lull_port *port)
+{
+	struct rte_eth_dev_info info;
+	int ret;
+
+	if (!port->present)
+		return;
+	port_stop(port);
+	/* detach the device, so that its name (a vdev's) can be added again */
+	ret = rte_eth_dev_info_get(port->id, &info);
+	if (ret == 0 && info.device != NULL) {
+		ret = rte_dev_remove(info.device);
+		if (ret == 0) {
+			port->present = false;
+			return;
+		}
+		fprintf(stderr, "lull: port %u (%s): detach: %s (closing it)\n", port->id,
+			port->name, strerror(-ret));
+	}
+	lull_port_close(port);
 }

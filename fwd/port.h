@@ -17,6 +17,7 @@
 
 struct lull_port {
 	uint16_t id;
+	bool present; /**< set up (maybe half): to close */
 	bool started;
 	bool rx_intr; /**< configured with rx-queue interrupts */
 	struct rte_ether_addr mac;
@@ -50,5 +51,8 @@ unsigned int lull_port_wait_links(const struct lull_port *ports, unsigned int n,
 
 /** Stop (if started) and close the port. */
 void lull_port_close(struct lull_port *port);
+
+/** Stop the port and detach its device (port-del): its name may be probed again. */
+void lull_port_remove(struct lull_port *port);
 
 #endif /* LULL_PORT_H */

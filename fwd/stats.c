@@ -6,16 +6,10 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
-/* lull's own per-port counts: they survive a peer that disconnects (net_memif then
- * reports zeros) and they count what lull did, not what the driver saw. */
-struct port_counts {
-	uint64_t rx, tx, tx_dropped;
-};
-
-static struct port_counts
-port_counts(const struct lull_fwd *fwd, uint16_t port)
+struct lull_port_counts
+lull_stats_port(const struct lull_fwd *fwd, uint16_t port)
 {
-	struct port_counts c = {0, 0, 0};
+	struct lull_port_counts c = {0, 0, 0};
 
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
@@ -27,6 +21,13 @@ port_counts(const struct lull_fwd *fwd, uint16_t port)
 	return c;
 }
 
+/* A count since the previous reading; a port removed and added again restarts at 0. */
+static uint64_t
+since(uint64_t now, uint64_t prev)
+{
+	return now >= prev ? now - prev : now;
+}
+
 static void
 print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, double dt_s)
 {
@@ -34,17 +35,20 @@ print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev,
 		"tx-pps", "rx-packets", "tx-packets", "rx-missed", "tx-dropped");
 	for (unsigned int i = 0; i < fwd->n_ports; i++) {
 		const struct lull_port *port = &fwd->ports[i];
-		struct port_counts c = port_counts(fwd, port->id);
+		struct lull_port_counts c;
 		struct rte_eth_stats st;
 
+		if (!port->present)
+			continue;
+		c = lull_stats_port(fwd, port->id);
 		if (rte_eth_stats_get(port->id, &st) != 0)
 			memset(&st, 0, sizeof(st));
 		fprintf(out,
 			"%5u %-16.16s %12.0f %12.0f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
 			" %10" PRIu64 "\n",
 			port->id, port->name,
-			dt_s > 0 ? (double)(c.rx - prev->port_rx[i]) / dt_s : 0.0,
-			dt_s > 0 ? (double)(c.tx - prev->port_tx[i]) / dt_s : 0.0, c.rx, c.tx,
+			dt_s > 0 ? (double)since(c.rx, prev->port_rx[i]) / dt_s : 0.0,
+			dt_s > 0 ? (double)since(c.tx, prev->port_tx[i]) / dt_s : 0.0, c.rx, c.tx,
 			st.imissed + st.rx_nombuf, c.tx_dropped + st.oerrors);
 		prev->port_rx[i] = c.rx;
 		prev->port_tx[i] = c.tx;

@@ -19,6 +19,15 @@ struct lull_stats_prev {
 	uint64_t port_tx[LULL_MAX_PORTS];
 };
 
+/** lull's own per-port counts: they survive a peer that disconnects (net_memif then
+ * reports zeros) and they count what lull did, not what the driver saw. */
+struct lull_port_counts {
+	uint64_t rx, tx, tx_dropped;
+};
+
+/** Sum over the PMDs of what they received from and sent to port. */
+struct lull_port_counts lull_stats_port(const struct lull_fwd *fwd, uint16_t port);
+
 /** Print a port table and a PMD table; update prev. final marks the exit report. */
 void lull_stats_print(
 	FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev, bool final);

@@ -10,16 +10,91 @@ lull_hist_init(struct lull_hist *h)
 	h->min = UINT64_MAX;
 }
 
+/* Lowest value of bucket i (i < LULL_HIST_BUCKETS). */
+static uint64_t
+bucket_low(unsigned int i)
+{
+	unsigned int k;
+
+	if (i < LULL_HIST_SUB)
+		return i;
+	k = (i >> LULL_HIST_SUB_BITS) + LULL_HIST_SUB_BITS - 1;
+	return (uint64_t)(LULL_HIST_SUB + (i & (LULL_HIST_SUB - 1))) << (k - LULL_HIST_SUB_BITS);
+}
+
+/* Middle of bucket i. */
+static uint64_t
+bucket_value(unsigned int i)
+{
+	unsigned int shift;
+
+	if (i < LULL_HIST_SUB)
+		return i;
+	shift = (i >> LULL_HIST_SUB_BITS) - 1;
+	return bucket_low(i) + (((uint64_t)1 << shift) - 1) / 2;
+}
+
+/* Single writer: relaxed stores, so another thread may snapshot while it records
+ * (on x86-64 and arm64 these are plain loads and stores). */
+#define LOAD(x)     __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
 void
 lull_hist_add(struct lull_hist *h, uint64_t v)
 {
-	h->buckets[lull_hist_bucket(v)]++;
-	h->count++;
-	h->sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+	unsigned int b = lull_hist_bucket(v);
+	uint64_t sum = h->sum + v < h->sum ? UINT64_MAX : h->sum + v;
+
+	STORE(h->buckets[b], h->buckets[b] + 1);
+	STORE(h->count, h->count + 1);
+	STORE(h->sum, sum);
 	if (v < h->min)
-		h->min = v;
+		STORE(h->min, v);
 	if (v > h->max)
-		h->max = v;
+		STORE(h->max, v);
+}
+
+void
+lull_hist_snapshot(struct lull_hist *dst, const struct lull_hist *src)
+{
+	dst->count = 0;
+	for (unsigned int i = 0; i < LULL_HIST_BUCKETS; i++) {
+		dst->buckets[i] = LOAD(src->buckets[i]);
+		dst->count += dst->buckets[i]; /* consistent with the buckets as read */
+	}
+	dst->sum = LOAD(src->sum);
+	dst->min = LOAD(src->min);
+	dst->max = LOAD(src->max);
+}
+
+void
+lull_hist_sub(struct lull_hist *h, const struct lull_hist *base)
+{
+	int lo = -1, hi = -1;
+
+	h->count = 0;
+	for (unsigned int i = 0; i < LULL_HIST_BUCKETS; i++) {
+		h->buckets[i] = h->buckets[i] > base->buckets[i] ? h->buckets[i] - base->buckets[i]
+								 : 0;
+		h->count += h->buckets[i];
+		if (h->buckets[i] != 0) {
+			if (lo < 0)
+				lo = (int)i;
+			hi = (int)i;
+		}
+	}
+	h->sum = h->sum > base->sum ? h->sum - base->sum : 0;
+	if (lo < 0) {
+		h->min = UINT64_MAX;
+		h->max = 0;
+		return;
+	}
+	/* the exact extremes since base are unknown: keep them within the buckets left */
+	if (lull_hist_bucket(h->min) < (unsigned int)lo)
+		h->min = bucket_low((unsigned int)lo);
+	if (lull_hist_bucket(h->max) > (unsigned int)hi)
+		h->max = hi + 1 < (int)LULL_HIST_BUCKETS ? bucket_low((unsigned int)hi + 1) - 1
+							: UINT64_MAX;
 }
 
 void
@@ -33,21 +108,6 @@ lull_hist_merge(struct lull_hist *dst, const struct lull_hist *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-}
-
-/* Middle of bucket i. */
-static uint64_t
-bucket_value(unsigned int i)
-{
-	unsigned int k, shift;
-	uint64_t lower;
-
-	if (i < LULL_HIST_SUB)
-		return i;
-	k = (i >> LULL_HIST_SUB_BITS) + LULL_HIST_SUB_BITS - 1;
-	shift = k - LULL_HIST_SUB_BITS;
-	lower = (uint64_t)(LULL_HIST_SUB + (i & (LULL_HIST_SUB - 1))) << shift;
-	return lower + (((uint64_t)1 << shift) - 1) / 2;
 }
 
 uint64_t

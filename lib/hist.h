@@ -5,7 +5,8 @@
  * packets per poll): 128 linear sub-buckets per power of two, so a recorded
  * value is known to within 1/128 (< 0.8 %) and values below 128 exactly.
  * Count, sum, min and max are exact. Mergeable. Pure C, no allocation, no
- * DPDK include; not thread-safe: one writer, or copy before reading.
+ * DPDK include. One writer; another thread may take a lull_hist_snapshot()
+ * while it records.
  */
 #ifndef LULL_HIST_H
 #define LULL_HIST_H
@@ -41,6 +42,12 @@ lull_hist_bucket(uint64_t v)
 
 /** Record one value. */
 void lull_hist_add(struct lull_hist *h, uint64_t v);
+
+/** Copy src, which its writer may be updating, into dst (count = sum of buckets). */
+void lull_hist_snapshot(struct lull_hist *dst, const struct lull_hist *src);
+
+/** Remove from h the values of base, an earlier snapshot of the same histogram. */
+void lull_hist_sub(struct lull_hist *h, const struct lull_hist *base);
 
 /** Add every value of src to dst. */
 void lull_hist_merge(struct lull_hist *dst, const struct lull_hist *src);

@@ -156,3 +156,31 @@ lull_getopt_error(int opt, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown option '%s' (see --help)", argv[optind - 1]);
 	return -EINVAL;
 }
+
+static bool
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int
+lull_split_kv(char *s, char **key, char **value)
+{
+	char *end;
+
+	while (blank(*s))
+		s++;
+	*key = s;
+	while (*s != '\0' && !blank(*s) && *s != '=')
+		s++;
+	if (s == *key || *s == '\0')
+		return -EINVAL;
+	*s++ = '\0';
+	while (blank(*s) || *s == '=')
+		s++;
+	*value = s;
+	end = s + strlen(s);
+	while (end > s && blank(end[-1]))
+		*--end = '\0';
+	return **value == '\0' ? -EINVAL : 0;
+}

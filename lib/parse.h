@@ -17,6 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * Split "KEY VALUE" or "KEY=VALUE" in place (blanks around either part are
+ * dropped): *key and *value point into s.
+ *
+ * @return 0, or -EINVAL when the key or the value is missing.
+ */
+int lull_split_kv(char *s, char **key, char **value);
+
 /** Parse a whole decimal (or 0x hex) unsigned integer within [min, max]. */
 int lull_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 

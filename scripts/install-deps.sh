@@ -9,6 +9,7 @@ packages=(
 	librte-net-memif23 librte-net-af-packet23 librte-net-tap23 librte-net-null23
 	librte-net-ring23 librte-mempool-ring23 # the virtual devices, named: not all are Depends
 	libcmocka-dev             # unit tests
+	libjansson-dev            # lullctl: JSON of the telemetry socket
 	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
 	gnuplot-nox python3 bc    # benchmarks and plots
 )

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "client.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define TELEMETRY_SOCKET "dpdk_telemetry.v2"
+#define DEFAULT_MAX_REPLY (16 * 1024)
+
+void
+lullctl_socket_path(const char *prefix, char *path, size_t len)
+{
+	const char *runtime = getenv("XDG_RUNTIME_DIR");
+
+	if (getuid() == 0)
+		snprintf(path, len, "/var/run/dpdk/%s/" TELEMETRY_SOCKET, prefix);
+	else
+		snprintf(path, len, "%s/dpdk/%s/" TELEMETRY_SOCKET, runtime ? runtime : "/tmp",
+			prefix);
+}
+
+static json_t *
+recv_json(struct lullctl_client *c, char *err, size_t errlen)
+{
+	char *buf = malloc(c->max_reply + 1);
+	json_error_t jerr;
+	json_t *j;
+	ssize_t n;
+
+	if (buf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	n = recv(c->fd, buf, c->max_reply, 0);
+	if (n <= 0) {
+		snprintf(err, errlen, "%s: %s", c->path,
+			n == 0 ? "connection closed (too many clients?)" : strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	j = json_loads(buf, 0, &jerr);
+	if (j == NULL)
+		snprintf(err, errlen, "%s: bad reply (%s): %.60s", c->path, jerr.text, buf);
+	free(buf);
+	return j;
+}
+
+int
+lullctl_connect(struct lullctl_client *c, const char *path, char *err, size_t errlen)
+{
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	json_t *hello, *max;
+
+	c->max_reply = DEFAULT_MAX_REPLY;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		snprintf(err, errlen, "socket path too long: %s", path);
+		return -ENAMETOOLONG;
+	}
+	strcpy(sun.sun_path, path);
+	c->fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (c->fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -errno;
+	}
+	if (connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "no lull at %s (%s): is it running with this --file-prefix?",
+			path, strerror(e));
+		close(c->fd);
+		c->fd = -1;
+		return -e;
+	}
+	hello = recv_json(c, err, errlen);
+	if (hello == NULL) {
+		lullctl_close(c);
+		return -EPROTO;
+	}
+	max = json_object_get(hello, "max_output_len");
+	if (json_is_integer(max) && json_integer_value(max) > 0)
+		c->max_reply = (size_t)json_integer_value(max);
+	json_decref(hello);
+	return 0;
+}
+
+json_t *
+lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t errlen)
+{
+	char name[128];
+	const char *comma = strchr(cmd, ',');
+	size_t name_len = comma ? (size_t)(comma - cmd) : strlen(cmd);
+	json_t *reply, *val;
+
+	if (send(c->fd, cmd, strlen(cmd), 0) < 0) {
+		snprintf(err, errlen, "%s: send: %s", c->path, strerror(errno));
+		return NULL;
+	}
+	reply = recv_json(c, err, errlen);
+	if (reply == NULL)
+		return NULL;
+	snprintf(name, sizeof(name), "%.*s", (int)name_len, cmd);
+	val = json_object_get(reply, name);
+	if (val == NULL || json_is_null(val)) {
+		snprintf(err, errlen, "%s: lull does not know it (an older lull?)", name);
+		json_decref(reply);
+		return NULL;
+	}
+	json_incref(val);
+	json_decref(reply);
+	return val;
+}
+
+void
+lullctl_close(struct lullctl_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * A client of DPDK's telemetry socket (v2): connect, send one command, get
+ * its JSON reply. No DPDK: it speaks the socket protocol (SOCK_SEQPACKET,
+ * a greeting, then one reply per request).
+ */
+#ifndef LULLCTL_CLIENT_H
+#define LULLCTL_CLIENT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct lullctl_client {
+	int fd;
+	size_t max_reply; /**< from the greeting */
+	char path[256];
+};
+
+/**
+ * Socket path of the DPDK process started with --file-prefix prefix, where
+ * EAL puts it: /var/run/dpdk/PREFIX for root, else $XDG_RUNTIME_DIR/dpdk/PREFIX
+ * (or /tmp/dpdk/PREFIX).
+ */
+void lullctl_socket_path(const char *prefix, char *path, size_t len);
+
+/** @return 0, or a negative errno with a message naming the path in err. */
+int lullctl_connect(struct lullctl_client *c, const char *path, char *err, size_t errlen);
+
+/**
+ * Send cmd ("/lull/set,KEY VALUE") and return the value of its reply (the
+ * object under the command's name), or NULL with a message in err.
+ */
+json_t *lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t errlen);
+
+void lullctl_close(struct lullctl_client *c);
+
+#endif /* LULLCTL_CLIENT_H */

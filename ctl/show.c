@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "show.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t
+u(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+static const char *
+s(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "?";
+}
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void
+lullctl_show_pmd_perf(FILE *out, json_t *perf)
+{
+	const char *key;
+	json_t *p;
+	int first = 1;
+
+	json_object_foreach(perf, key, p)
+	{
+		uint64_t hz = u(p, "tsc_hz"), it = u(p, "iterations"), busy_it = u(p, "busy_iterations");
+		uint64_t busy = u(p, "busy_cycles"), idle = u(p, "idle_cycles"),
+			 sleep = u(p, "sleep_cycles");
+		uint64_t used = busy + idle + sleep, dur = u(p, "duration_cycles");
+		uint64_t rx = u(p, "rx_packets"), sleeps = u(p, "sleeps");
+		uint64_t req = u(p, "sleep_requested_ns"), act = u(p, "sleep_actual_ns");
+		double dur_s = hz ? (double)dur / (double)hz : 0.0;
+
+		(void)key;
+		if (first)
+			fprintf(out, "Measurement duration: %.3f s\n", dur_s);
+		first = 0;
+		fprintf(out, "\npmd thread core_id %" PRIu64 ":\n\n", u(p, "lcore"));
+		fprintf(out, "  Iterations:          %14" PRIu64 "  (%.2f us/it)\n", it,
+			it && hz ? (double)used / (double)hz * 1e6 / (double)it : 0.0);
+		fprintf(out, "  - Used TSC cycles:   %14" PRIu64 "  (%5.1f %% of total cycles)\n", used,
+			pct(used, dur));
+		fprintf(out, "  - idle iterations:   %14" PRIu64 "  (%5.1f %% of used cycles)\n",
+			it - busy_it, pct(idle, used));
+		fprintf(out, "  - busy iterations:   %14" PRIu64 "  (%5.1f %% of used cycles)\n",
+			busy_it, pct(busy, used));
+		fprintf(out, "  - sleeping:          %14" PRIu64 "  (%5.1f %% of used cycles)\n", sleeps,
+			pct(sleep, used));
+		fprintf(out, "  Rx packets:          %14" PRIu64 "  (%.0f Kpps, %.0f cycles/pkt)\n", rx,
+			dur_s > 0 ? (double)rx / dur_s / 1e3 : 0.0,
+			rx ? (double)busy / (double)rx : 0.0);
+		fprintf(out, "  Tx packets:          %14" PRIu64 "  (%" PRIu64 " dropped)\n",
+			u(p, "tx_packets"), u(p, "tx_dropped"));
+		fprintf(out, "  Packets per rx burst:   p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64
+			     ", max %" PRIu64 "\n",
+			u(p, "burst_pkts_p50"), u(p, "burst_pkts_p90"), u(p, "burst_pkts_p99"),
+			u(p, "burst_pkts_max"));
+		fprintf(out, "  Sleeps:              %14" PRIu64, sleeps);
+		if (sleeps)
+			fprintf(out, "  (avg requested %.1f us, actual %.1f us, oversleep %.1f us)",
+				(double)req / (double)sleeps / 1e3, (double)act / (double)sleeps / 1e3,
+				act > req ? (double)(act - req) / (double)sleeps / 1e3 : 0.0);
+		fprintf(out, "\n");
+		fprintf(out, "  - actual sleep us:      p50 %.1f, p90 %.1f, p99 %.1f, max %.1f\n",
+			(double)u(p, "sleep_ns_p50") / 1e3, (double)u(p, "sleep_ns_p90") / 1e3,
+			(double)u(p, "sleep_ns_p99") / 1e3, (double)u(p, "sleep_ns_max") / 1e3);
+		fprintf(out, "  Max-sleep hits:      %14" PRIu64 "\n", u(p, "max_sleep_hits"));
+		fprintf(out, "  Busy-threshold hits: %14" PRIu64 "  (%5.1f %% of busy iterations)\n",
+			u(p, "busy_threshold_hits"), pct(u(p, "busy_threshold_hits"), busy_it));
+		fprintf(out, "  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64 " woken by a packet)\n",
+			u(p, "intr_waits"), u(p, "intr_wakes"));
+	}
+}
+
+void
+lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
+{
+	const char *key;
+	json_t *p;
+
+	json_object_foreach(sleep, key, p)
+	{
+		(void)key;
+		fprintf(out,
+			"pmd thread core %" PRIu64 ": policy %s, max sleep %" PRIu64
+			" us, latency budget %" PRIu64 " us, linger %" PRIu64 " us, wake %s\n",
+			u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"), u(p, "latency_budget_us"),
+			u(p, "linger_us"), s(p, "wake"));
+		fprintf(out,
+			"  step %" PRIu64 " us, busy threshold %" PRIu64 ", window %" PRIu64
+			", timer slack %" PRIu64 " ns, rx interrupts after %" PRIu64
+			" ms, drain %" PRIu64 " us, %" PRIu64 " rx queue(s), generation %" PRIu64 "\n",
+			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"), u(p, "timer_slack_ns"),
+			u(p, "intr_after_ms"), u(p, "drain_us"), u(p, "rx_queues"), u(p, "generation"));
+		fprintf(out,
+			"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us\n",
+			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
+			(double)u(p, "avg_oversleep_ns") / 1e3);
+	}
+}
+
+/* The port object of id in /lull/ports, or NULL. */
+static json_t *
+port_by_id(json_t *ports, uint64_t id)
+{
+	char key[32];
+
+	snprintf(key, sizeof(key), "port%" PRIu64, id);
+	return json_object_get(ports, key);
+}
+
+void
+lullctl_show_pmd_rxq(FILE *out, json_t *rxq, json_t *ports)
+{
+	const char *key, *qkey;
+	json_t *p, *v;
+
+	json_object_foreach(rxq, key, p)
+	{
+		uint64_t total = 0;
+
+		(void)key;
+		fprintf(out, "pmd thread core_id %" PRIu64 ": busy %s %%\n", u(p, "lcore"),
+			s(p, "busy_pct"));
+		json_object_foreach(p, qkey, v)
+			if (strncmp(qkey, "rxq_", 4) == 0 && json_is_integer(v))
+				total += (uint64_t)json_integer_value(v);
+		json_object_foreach(p, qkey, v)
+		{
+			unsigned int port, queue;
+			json_t *po;
+
+			if (sscanf(qkey, "rxq_%u_%u", &port, &queue) != 2 || !json_is_integer(v))
+				continue;
+			po = port_by_id(ports, port);
+			fprintf(out,
+				"  port: %-16s queue-id: %2u  -> %-16s share of packets: %5.1f %%  "
+				"(%" PRIu64 ")\n",
+				po ? s(po, "name") : "?", queue, po ? s(po, "peer") : "?",
+				pct((uint64_t)json_integer_value(v), total),
+				(uint64_t)json_integer_value(v));
+		}
+	}
+}
+
+void
+lullctl_show_ports(FILE *out, json_t *ports)
+{
+	const char *key;
+	json_t *p;
+
+	fprintf(out, "%4s %-16s %-16s %-17s %-8s %14s %14s %10s %10s\n", "port", "name", "peer",
+		"mac", "link", "rx-packets", "tx-packets", "rx-missed", "tx-dropped");
+	json_object_foreach(ports, key, p)
+	{
+		const char *link = s(p, "link");
+
+		(void)key;
+		fprintf(out,
+			"%4" PRIu64 " %-16s %-16s %-17s %-8s %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			" %10" PRIu64 "\n",
+			u(p, "id"), s(p, "name"), s(p, "peer"), s(p, "mac"),
+			strstr(link, "up") != NULL ? "up" : "down", u(p, "rx_packets"),
+			u(p, "tx_packets"), u(p, "rx_missed"), u(p, "tx_dropped"));
+	}
+}
+
+void
+lullctl_show_pairs(FILE *out, json_t *obj)
+{
+	const char *key;
+	json_t *v;
+
+	if (json_is_array(obj)) {
+		size_t i;
+
+		json_array_foreach(obj, i, v)
+			fprintf(out, "%s\n", json_is_string(v) ? json_string_value(v) : "?");
+		return;
+	}
+	json_object_foreach(obj, key, v)
+	{
+		char *text = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY);
+
+		fprintf(out, "%s: %s\n", key, text ? text : json_string_value(v));
+		free(text);
+	}
+}

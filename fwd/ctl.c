@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "ctl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+
+void
+lull_ctl_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why)
+{
+	const struct lull_pmd *pmd = fwd->pmds[i];
+	const struct lull_pmd_params *prm = pmd->ctl_params;
+
+	printf("lull: %s: PMD %u on lcore %u: sleep policy %s, max sleep %" PRIu64
+	       " us, latency budget %" PRIu64 " us, wake %s, rx interrupts after %" PRIu64
+	       " ms; polls %u rx queue(s):",
+		why, i, pmd->lcore, lull_policy_name(prm->policy.kind),
+		prm->policy.max_sleep_ns / 1000, prm->policy.budget_ns / 1000,
+		lull_waiter_describe(&prm->waiter), prm->intr_after_ns / 1000000, prm->n_rxqs);
+	for (unsigned int q = 0; q < prm->n_rxqs; q++)
+		printf(" %u:%u->%u", prm->rxqs[q].port, prm->rxqs[q].queue, prm->rxqs[q].dst);
+	printf("\n");
+}
+
+static void
+port_info(const struct lull_fwd *fwd, struct rte_ether_addr *macs, bool *rx_intr)
+{
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
+		macs[p] = fwd->ports[p].mac;
+		rx_intr[p] = fwd->ports[p].present && fwd->ports[p].rx_intr;
+	}
+}
+
+int
+lull_ctl_apply_locked(
+	struct lull_fwd *fwd, const struct lull_config *cfg, const char *why, char *err, size_t errlen)
+{
+	struct lull_pmd_params *prm[LULL_MAX_PMDS] = {NULL};
+	struct rte_ether_addr macs[LULL_MAX_PORTS];
+	bool rx_intr[LULL_MAX_PORTS];
+	bool running = fwd->n_launched > 0;
+	int ret = 0, slow = -1;
+
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		if (fwd->pmds[i]->pending != NULL &&
+			atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) <
+				fwd->pmds[i]->pending->gen) {
+			snprintf(err, errlen,
+				"PMD on lcore %u has not taken the previous change yet: try again",
+				fwd->pmds[i]->lcore);
+			return -EBUSY;
+		}
+	port_info(fwd, macs, rx_intr);
+	/* Build every block first: one that cannot be built changes nothing. */
+	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
+		prm[i] = lull_pmd_params_build(
+			cfg, i, fwd->gen + 1, macs, rx_intr, &ret, err, errlen);
+	}
+	if (ret < 0) {
+		for (unsigned int i = 0; i < fwd->n_pmds; i++)
+			rte_free(prm[i]);
+		return ret;
+	}
+	fwd->gen++;
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		int r = lull_pmd_publish(fwd->pmds[i], prm[i], running, LULL_CTL_ACK_TIMEOUT_MS);
+
+		if (r < 0 && ret == 0) {
+			ret = r;
+			slow = (int)i;
+		}
+	}
+	if (&fwd->cfg != cfg)
+		fwd->cfg = *cfg;
+	if (ret == -ETIMEDOUT)
+		snprintf(err, errlen,
+			"PMD on lcore %u did not take the change within %d ms (it will at its "
+			"next housekeeping tick)",
+			fwd->pmds[slow]->lcore, LULL_CTL_ACK_TIMEOUT_MS);
+	else if (ret < 0)
+		snprintf(err, errlen, "PMD on lcore %u: %s", fwd->pmds[slow]->lcore,
+			strerror(-ret));
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		if (fwd->pmds[i]->ctl_params != NULL)
+			lull_ctl_log_pmd(fwd, i, why);
+	return ret;
+}
+
+int
+lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct lull_config *cfg = malloc(sizeof(*cfg));
+	char why[96];
+	int ret;
+
+	if (cfg == NULL) {
+		snprintf(err, errlen, "set: out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&fwd->lock);
+	*cfg = fwd->cfg;
+	ret = lull_config_set(cfg, key, value, err, errlen);
+	if (ret == 0) {
+		snprintf(why, sizeof(why), "set %s %.48s", key, value);
+		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	free(cfg);
+	return ret;
+}
+
+int
+lull_ctl_port_find(const struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long id = strtoul(name, &end, 10);
+
+	for (unsigned int p = 0; p < fwd->n_ports; p++)
+		if (fwd->ports[p].present &&
+			(strcmp(fwd->ports[p].name, name) == 0 ||
+				(*name != '\0' && *end == '\0' && id == p)))
+			return (int)p;
+	snprintf(err, errlen, "no port '%s'", name);
+	return -ENODEV;
+}
+
+/* The port id a successful probe created: the one that was not there before. */
+static int
+new_port(const bool *before)
+{
+	uint16_t id;
+
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		if (id < LULL_MAX_PORTS && !before[id])
+			return id;
+	}
+	return -ENODEV;
+}
+
+static unsigned int
+ports_present(const struct lull_fwd *fwd)
+{
+	unsigned int n = 0;
+
+	for (unsigned int p = 0; p < fwd->n_ports; p++)
+		n += fwd->ports[p].present;
+	return n;
+}
+
+static int
+port_add_locked(struct lull_fwd *fwd, const char *devargs, const char *peer_name, uint16_t *id,
+	struct lull_config *cfg, char *err, size_t errlen)
+{
+	bool before[LULL_MAX_PORTS] = {false};
+	uint16_t p, peer = LULL_PORT_NONE;
+	char why[96];
+	int ret;
+
+	if (ports_present(fwd) >= fwd->max_ports) {
+		snprintf(err, errlen,
+			"port-add: the mbuf pool is sized for %u ports (raise --hotplug-ports at "
+			"start)",
+			fwd->max_ports);
+		return -ENOSPC;
+	}
+	if (peer_name != NULL && strcmp(peer_name, "self") != 0) {
+		ret = lull_ctl_port_find(fwd, peer_name, err, errlen);
+		if (ret < 0)
+			return ret;
+		peer = (uint16_t)ret;
+		if (fwd->cfg.dst_port[peer] != LULL_PORT_NONE) {
+			snprintf(err, errlen,
+				"port-add: peer '%s' is already forwarded (to port %u); name a "
+				"port added without a peer",
+				peer_name, fwd->cfg.dst_port[peer]);
+			return -EINVAL;
+		}
+	}
+	RTE_ETH_FOREACH_DEV(p)
+	{
+		if (p < LULL_MAX_PORTS)
+			before[p] = true;
+	}
+	ret = rte_dev_probe(devargs);
+	if (ret < 0) {
+		snprintf(err, errlen, "port-add: bad devargs '%s': probe failed (%s)", devargs,
+			strerror(-ret));
+		return ret;
+	}
+	ret = new_port(before);
+	if (ret < 0) {
+		snprintf(err, errlen, "port-add: '%s' was probed but made no ethdev port", devargs);
+		return ret;
+	}
+	*id = (uint16_t)ret;
+	if (peer_name != NULL && strcmp(peer_name, "self") == 0)
+		peer = *id;
+	ret = lull_port_check(*id, cfg, err, errlen);
+	if (ret == 0)
+		ret = lull_port_start(&fwd->ports[*id], *id, cfg, fwd->pool, err, errlen);
+	if (ret == 0)
+		ret = lull_config_port_add(cfg, *id, peer, err, errlen);
+	if (ret == 0) {
+		if (*id >= fwd->n_ports)
+			fwd->n_ports = *id + 1u;
+		lull_port_wait_links(&fwd->ports[*id], 1, fwd->cfg.link_wait_ms, NULL);
+		snprintf(why, sizeof(why), "port-add %s", fwd->ports[*id].name);
+		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+		if (ret == 0 || ret == -ETIMEDOUT)
+			return ret;
+	}
+	/* undo: the port was never polled */
+	if (fwd->ports[*id].present)
+		lull_port_remove(&fwd->ports[*id]);
+	else
+		rte_eth_dev_close(*id);
+	return ret;
+}
+
+int
+lull_ctl_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
+	char *err, size_t errlen)
+{
+	struct lull_config *cfg = malloc(sizeof(*cfg));
+	int ret;
+
+	if (cfg == NULL) {
+		snprintf(err, errlen, "port-add: out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&fwd->lock);
+	*cfg = fwd->cfg;
+	ret = port_add_locked(fwd, devargs, peer, id, cfg, err, errlen);
+	pthread_mutex_unlock(&fwd->lock);
+	free(cfg);
+	return ret;
+}
+
+int
+lull_ctl_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
+{
+	struct lull_config *cfg = malloc(sizeof(*cfg));
+	char why[96];
+	int ret;
+
+	if (cfg == NULL) {
+		snprintf(err, errlen, "port-del: out of memory");
+		return -ENOMEM;
+	}
+	pthread_mutex_lock(&fwd->lock);
+	ret = lull_ctl_port_find(fwd, name, err, errlen);
+	if (ret >= 0) {
+		uint16_t id = (uint16_t)ret;
+
+		*cfg = fwd->cfg;
+		lull_config_port_del(cfg, id);
+		snprintf(why, sizeof(why), "port-del %s", fwd->ports[id].name);
+		/* Every PMD must have stopped polling it before it goes. */
+		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+		if (ret == 0) {
+			for (unsigned int i = 0; i < fwd->n_pmds; i++)
+				lull_pmd_drop_txq(fwd->pmds[i], id);
+			printf("lull: port %u (%s) removed\n", id, fwd->ports[id].name);
+			lull_port_remove(&fwd->ports[id]);
+		}
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	free(cfg);
+	return ret;
+}
+
+int
+lull_ctl_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&fwd->lock);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		struct lull_pmd_base *b = fwd->base[i];
+
+		if (b == NULL)
+			b = fwd->base[i] = calloc(1, sizeof(*b));
+		if (b == NULL) {
+			snprintf(err, errlen, "pmd-stats-clear: out of memory");
+			ret = -ENOMEM;
+			break;
+		}
+		b->tsc = rte_rdtsc();
+		for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
+			b->stats[s] = lull_counter_read(&pmd->stats[s]);
+		for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
+		b->tx_sent = lull_pmd_tx_total(pmd, false);
+		b->tx_dropped = lull_pmd_tx_total(pmd, true);
+		lull_hist_snapshot(&b->burst_pkts, &pmd->burst_pkts);
+		lull_hist_snapshot(&b->sleep_ns, &pmd->sleep_ns);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	return ret;
+}

@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "telemetry.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_telemetry.h>
+
+#include "ctl.h"
+#include "parse.h"
+#include "stats.h"
+
+/* The telemetry callbacks have no user argument: one forwarder per process. */
+static struct lull_fwd *tel_fwd;
+
+/* Errors are a dict {"error": "..."}: a negative return would lose the message. */
+static int
+reply_error(struct rte_tel_data *d, const char *msg)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+static void
+add_pct(struct rte_tel_data *d, const char *name, uint64_t part, uint64_t whole)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%.1f", whole ? 100.0 * (double)part / (double)whole : 0.0);
+	rte_tel_data_add_dict_string(d, name, buf);
+}
+
+/* Counters since the last pmd-stats-clear. */
+struct pmd_view {
+	uint64_t stats[LULL_PMD_N_STATS];
+	uint64_t rx, tx, tx_dropped;
+	struct lull_hist burst_pkts, sleep_ns;
+};
+
+static uint64_t
+minus(uint64_t v, uint64_t base)
+{
+	return v > base ? v - base : 0;
+}
+
+static void
+pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
+{
+	const struct lull_pmd *pmd = fwd->pmds[i];
+	const struct lull_pmd_base *b = fwd->base[i];
+
+	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
+		v->stats[s] = minus(lull_counter_read(&pmd->stats[s]), b ? b->stats[s] : 0);
+	v->rx = 0;
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+			v->rx += minus(lull_counter_read(&pmd->rx_pkts[p][q]),
+				b ? b->rx_pkts[p][q] : 0);
+	v->tx = minus(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
+	v->tx_dropped = minus(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
+	lull_hist_snapshot(&v->burst_pkts, &pmd->burst_pkts);
+	lull_hist_snapshot(&v->sleep_ns, &pmd->sleep_ns);
+	if (b != NULL) {
+		lull_hist_sub(&v->burst_pkts, &b->burst_pkts);
+		lull_hist_sub(&v->sleep_ns, &b->sleep_ns);
+	}
+}
+
+static const struct {
+	enum lull_pmd_stat stat;
+	const char *name;
+} stat_names[] = {
+	{LULL_PMD_ITERATIONS, "iterations"},
+	{LULL_PMD_BUSY_ITERATIONS, "busy_iterations"},
+	{LULL_PMD_BUSY_TSC, "busy_cycles"},
+	{LULL_PMD_IDLE_TSC, "idle_cycles"},
+	{LULL_PMD_SLEEP_TSC, "sleep_cycles"},
+	{LULL_PMD_SLEEPS, "sleeps"},
+	{LULL_PMD_SLEEP_REQ_NS, "sleep_requested_ns"},
+	{LULL_PMD_SLEEP_ACT_NS, "sleep_actual_ns"},
+	{LULL_PMD_MAX_SLEEP_HITS, "max_sleep_hits"},
+	{LULL_PMD_BUSY_HITS, "busy_threshold_hits"},
+	{LULL_PMD_INTR_WAITS, "intr_waits"},
+	{LULL_PMD_INTR_WAKES, "intr_wakes"},
+};
+
+static void
+add_quantiles(struct rte_tel_data *d, const char *prefix, const struct lull_hist *h)
+{
+	static const struct {
+		const char *name;
+		double q;
+	} qs[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"max", 1.0}};
+	char name[48];
+
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		snprintf(name, sizeof(name), "%s_%s", prefix, qs[k].name);
+		rte_tel_data_add_dict_u64(d, name, lull_hist_quantile(h, qs[k].q));
+	}
+}
+
+static int
+pmd_key(char *buf, size_t len, const struct lull_pmd *pmd)
+{
+	return snprintf(buf, len, "pmd%u", pmd->lcore);
+}
+
+/* The PMDs a command is about: all, or the one on the lcore in params. */
+static int
+pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
+{
+	uint32_t v;
+
+	*lcore = -1;
+	if (params == NULL || *params == '\0')
+		return 0;
+	if (lull_parse_u32(params, 0, LULL_MAX_LCORES - 1, &v) < 0) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "bad PMD core '%.40s' (a number)", params);
+		reply_error(d, msg);
+		return -EINVAL;
+	}
+	*lcore = (int)v;
+	return 0;
+}
+
+static int
+cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = tel_fwd;
+	struct pmd_view *v = malloc(sizeof(*v));
+	uint64_t now_tsc = rte_rdtsc();
+	int lcore, found = 0;
+
+	(void)cmd;
+	if (v == NULL)
+		return reply_error(d, "out of memory");
+	if (pmd_filter(params, &lcore, d) < 0) {
+		free(v);
+		return 0;
+	}
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&fwd->lock);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		struct rte_tel_data *c;
+		uint64_t used;
+		char key[16];
+
+		if (lcore >= 0 && pmd->lcore != (unsigned int)lcore)
+			continue;
+		c = rte_tel_data_alloc();
+		if (c == NULL)
+			break;
+		found++;
+		pmd_view(fwd, i, v);
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
+		rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
+		rte_tel_data_add_dict_u64(c, "duration_cycles",
+			now_tsc - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
+		for (size_t s = 0; s < sizeof(stat_names) / sizeof(stat_names[0]); s++)
+			rte_tel_data_add_dict_u64(c, stat_names[s].name, v->stats[stat_names[s].stat]);
+		rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
+		rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
+		rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
+		used = v->stats[LULL_PMD_BUSY_TSC] + v->stats[LULL_PMD_IDLE_TSC] +
+		       v->stats[LULL_PMD_SLEEP_TSC];
+		add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used);
+		add_pct(c, "sleep_pct", v->stats[LULL_PMD_SLEEP_TSC], used);
+		add_quantiles(c, "burst_pkts", &v->burst_pkts);
+		add_quantiles(c, "sleep_ns", &v->sleep_ns);
+		pmd_key(key, sizeof(key), pmd);
+		rte_tel_data_add_dict_container(d, key, c, 0);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	free(v);
+	if (lcore >= 0 && found == 0) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "no PMD on core %d", lcore);
+		return reply_error(d, msg);
+	}
+	return 0;
+}
+
+static int
+cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = tel_fwd;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&fwd->lock);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		const struct lull_pmd_params *prm = pmd->ctl_params;
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		uint64_t sleeps = lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]);
+		uint64_t act_ns = lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_ACT_NS]);
+		uint64_t req_ns = lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_REQ_NS]);
+		char key[16];
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
+		rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
+		rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
+		rte_tel_data_add_dict_u64(c, "latency_budget_us", prm->policy.budget_ns / 1000);
+		rte_tel_data_add_dict_u64(c, "step_us", prm->policy.step_ns / 1000);
+		rte_tel_data_add_dict_u64(c, "busy_threshold", prm->policy.busy_threshold);
+		rte_tel_data_add_dict_u64(c, "window", prm->policy.window);
+		rte_tel_data_add_dict_u64(c, "linger_us", prm->policy.linger_ns / 1000);
+		rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
+		rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
+		rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
+		rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
+		rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
+		rte_tel_data_add_dict_u64(c, "generation", prm->gen);
+		rte_tel_data_add_dict_u64(c, "sleeps", sleeps);
+		rte_tel_data_add_dict_u64(c, "avg_sleep_ns", sleeps ? act_ns / sleeps : 0);
+		rte_tel_data_add_dict_u64(
+			c, "avg_oversleep_ns", sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
+		pmd_key(key, sizeof(key), pmd);
+		rte_tel_data_add_dict_container(d, key, c, 0);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	return 0;
+}
+
+/* Each rx queue's packets (rxq_PORT_QUEUE) and its PMD's busy share: a queue's
+ * share of the packets is its share of the busy cycles for a forwarder that does
+ * the same work per packet. */
+static int
+cmd_pmd_rxq(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = tel_fwd;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&fwd->lock);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		const struct lull_pmd_params *prm = pmd->ctl_params;
+		const struct lull_pmd_base *b = fwd->base[i];
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		uint64_t busy, used;
+		char key[40];
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
+		busy = minus(lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]),
+			b ? b->stats[LULL_PMD_BUSY_TSC] : 0);
+		used = busy +
+		       minus(lull_counter_read(&pmd->stats[LULL_PMD_IDLE_TSC]),
+			       b ? b->stats[LULL_PMD_IDLE_TSC] : 0) +
+		       minus(lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_TSC]),
+			       b ? b->stats[LULL_PMD_SLEEP_TSC] : 0);
+		add_pct(c, "busy_pct", busy, used);
+		for (unsigned int q = 0; q < prm->n_rxqs && q < RTE_TEL_MAX_DICT_ENTRIES - 8; q++) {
+			const struct lull_rxq_conf *rc = &prm->rxqs[q];
+
+			snprintf(key, sizeof(key), "rxq_%u_%u", rc->port, rc->queue);
+			rte_tel_data_add_dict_u64(c, key,
+				minus(lull_counter_read(&pmd->rx_pkts[rc->port][rc->queue]),
+					b ? b->rx_pkts[rc->port][rc->queue] : 0));
+		}
+		pmd_key(key, sizeof(key), pmd);
+		rte_tel_data_add_dict_container(d, key, c, 0);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	return 0;
+}
+
+static int
+cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = tel_fwd;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&fwd->lock);
+	for (unsigned int p = 0; p < fwd->n_ports; p++) {
+		const struct lull_port *port = &fwd->ports[p];
+		struct rte_tel_data *c;
+		struct lull_port_counts pc;
+		struct rte_eth_stats st;
+		struct rte_eth_link link;
+		char buf[RTE_ETH_LINK_MAX_STR_LEN + 32];
+
+		if (!port->present || (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		pc = lull_stats_port(fwd, port->id);
+		if (rte_eth_stats_get(port->id, &st) != 0)
+			memset(&st, 0, sizeof(st));
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "id", port->id);
+		rte_tel_data_add_dict_string(c, "name", port->name);
+		if (fwd->cfg.dst_port[p] == LULL_PORT_NONE)
+			rte_tel_data_add_dict_string(c, "peer", "none");
+		else
+			rte_tel_data_add_dict_string(c, "peer", fwd->ports[fwd->cfg.dst_port[p]].name);
+		snprintf(buf, sizeof(buf), RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&port->mac));
+		rte_tel_data_add_dict_string(c, "mac", buf);
+		if (rte_eth_link_get_nowait(port->id, &link) < 0)
+			snprintf(buf, sizeof(buf), "unknown");
+		else
+			rte_eth_link_to_str(buf, sizeof(buf), &link);
+		rte_tel_data_add_dict_string(c, "link", buf);
+		rte_tel_data_add_dict_string(c, "rx_interrupts", port->rx_intr ? "yes" : "no");
+		rte_tel_data_add_dict_u64(c, "rx_packets", pc.rx);
+		rte_tel_data_add_dict_u64(c, "tx_packets", pc.tx);
+		rte_tel_data_add_dict_u64(c, "tx_dropped", pc.tx_dropped + st.oerrors);
+		rte_tel_data_add_dict_u64(c, "rx_missed", st.imissed + st.rx_nombuf);
+		snprintf(buf, sizeof(buf), "port%u", port->id);
+		rte_tel_data_add_dict_container(d, buf, c, 0);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	return 0;
+}
+
+/* Telemetry names take [A-Za-z0-9_]: the option sleep-max-us is sleep_max_us here. */
+static void
+emit_config(void *ctx, const char *key, const char *value)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s", key);
+	for (char *c = name; *c != '\0'; c++)
+		if (*c == '-')
+			*c = '_';
+	rte_tel_data_add_dict_string(ctx, name, value);
+}
+
+static int
+cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = tel_fwd;
+
+	(void)cmd;
+	(void)params;
+	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&fwd->lock);
+	lull_config_describe(&fwd->cfg, emit_config, d);
+	pthread_mutex_unlock(&fwd->lock);
+	return 0;
+}
+
+/* Commands that change things run only while the forwarder is up and not stopping. */
+static bool
+accepting(struct rte_tel_data *d)
+{
+	bool ok;
+
+	pthread_mutex_lock(&tel_fwd->lock);
+	ok = tel_fwd->accepting;
+	pthread_mutex_unlock(&tel_fwd->lock);
+	if (!ok)
+		reply_error(d, "lull is starting or stopping: try again");
+	return ok;
+}
+
+static int
+cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char err[512] = "";
+	char buf[512];
+	char *key, *value;
+	int ret;
+
+	(void)cmd;
+	if (params == NULL || strlen(params) >= sizeof(buf))
+		return reply_error(d, "usage: /lull/set,KEY VALUE");
+	strcpy(buf, params);
+	if (lull_split_kv(buf, &key, &value) < 0)
+		return reply_error(d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
+	if (!accepting(d))
+		return 0;
+	ret = lull_ctl_set(tel_fwd, key, value, err, sizeof(err));
+	if (ret < 0)
+		return reply_error(d, err);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "set", key);
+	rte_tel_data_add_dict_string(d, "value", value);
+	rte_tel_data_add_dict_u64(d, "generation", tel_fwd->gen);
+	return 0;
+}
+
+static int
+cmd_settable(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char buf[512];
+	char *tok, *save = NULL;
+
+	(void)cmd;
+	(void)params;
+	snprintf(buf, sizeof(buf), "%s", lull_config_settable());
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		rte_tel_data_add_array_string(d, tok);
+	return 0;
+}
+
+static int
+cmd_stats_clear(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char err[128] = "";
+
+	(void)cmd;
+	(void)params;
+	if (lull_ctl_stats_clear(tel_fwd, err, sizeof(err)) < 0)
+		return reply_error(d, err);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "cleared", tel_fwd->n_pmds);
+	return 0;
+}
+
+static int
+cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char err[512] = "";
+	char buf[512];
+	char *peer = NULL, *sp;
+	uint16_t id;
+	int ret;
+
+	(void)cmd;
+	if (params == NULL || *params == '\0' || strlen(params) >= sizeof(buf))
+		return reply_error(d, "usage: /lull/port-add,DEVARGS [PEER|self]");
+	strcpy(buf, params);
+	sp = strrchr(buf, ' ');
+	if (sp != NULL) {
+		*sp = '\0';
+		peer = sp + 1;
+	}
+	if (!accepting(d))
+		return 0;
+	ret = lull_ctl_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
+	if (ret < 0 && ret != -ETIMEDOUT)
+		return reply_error(d, err);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "port", id);
+	pthread_mutex_lock(&tel_fwd->lock);
+	rte_tel_data_add_dict_string(d, "name", tel_fwd->ports[id].name);
+	rte_tel_data_add_dict_string(d, "peer",
+		tel_fwd->cfg.dst_port[id] == LULL_PORT_NONE
+			? "none (waits for a port-add naming it as peer)"
+			: tel_fwd->ports[tel_fwd->cfg.dst_port[id]].name);
+	pthread_mutex_unlock(&tel_fwd->lock);
+	if (ret == -ETIMEDOUT)
+		rte_tel_data_add_dict_string(d, "warning", err);
+	return 0;
+}
+
+static int
+cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char err[256] = "";
+
+	(void)cmd;
+	if (params == NULL || *params == '\0')
+		return reply_error(d, "usage: /lull/port-del,NAME");
+	if (!accepting(d))
+		return 0;
+	if (lull_ctl_port_del(tel_fwd, params, err, sizeof(err)) < 0)
+		return reply_error(d, err);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "removed", params);
+	return 0;
+}
+
+int
+lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	static const struct {
+		const char *cmd;
+		telemetry_cb fn;
+		const char *help;
+	} cmds[] = {
+		/* DPDK 22.11 takes help texts of under 64 characters */
+		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore"},
+		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force"},
+		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, share of packets"},
+		{"/lull/ports", cmd_ports, "Ports: peer, link, counters"},
+		{"/lull/config", cmd_config, "Effective configuration"},
+		{"/lull/settable", cmd_settable, "Keys that /lull/set accepts"},
+		{"/lull/set", cmd_set, "Change a setting. Params: KEY VALUE"},
+		{"/lull/stats_clear", cmd_stats_clear, "Clear PMD stats"},
+		{"/lull/port_add", cmd_port_add, "Add a port. Params: DEVARGS [PEER|self]"},
+		{"/lull/port_del", cmd_port_del, "Remove a port. Params: NAME"},
+	};
+
+	tel_fwd = fwd;
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int ret = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
+
+		if (ret < 0) {
+			snprintf(err, errlen, "telemetry: cannot register %s: %s", cmds[i].cmd,
+				strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
