@@ -3,7 +3,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 MESON_TEST ?= meson test --print-errorlogs
 
-.PHONY: all deps build build-asan test test-unit test-asan run bench format clean
+.PHONY: all deps build build-asan test test-unit test-asan fuzz run bench format clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: deps $(BUILD)/build.ninja
 # which GCC 12 lacks.
 $(ASAN_BUILD)/build.ninja:
 	CC=clang meson setup $(ASAN_BUILD) -Dbuildtype=debugoptimized \
-		-Db_sanitize=address,undefined -Db_lundef=false
+		-Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
@@ -34,6 +34,11 @@ test: build build-asan
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
 	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
 
+# The control-command fuzzer for longer than the 15 s of `make test` (FUZZ_SECONDS).
+FUZZ_SECONDS ?= 300
+fuzz: build-asan
+	./tests/fuzz/run.sh $(ASAN_BUILD)/tests/fuzz/fuzz_config_set $(FUZZ_SECONDS)
+
 run: build
 	./scripts/run-demo.sh
 
@@ -41,7 +46,7 @@ bench: build
 	./bench/throughput
 
 format:
-	clang-format -i lib/*.[ch] fwd/*.[ch] tests/unit/*.c
+	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] tests/unit/*.c tests/fuzz/*.c
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

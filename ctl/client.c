@@ -9,7 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define TELEMETRY_SOCKET "dpdk_telemetry.v2"
+#define TELEMETRY_SOCKET  "dpdk_telemetry.v2"
 #define DEFAULT_MAX_REPLY (16 * 1024)
 
 void

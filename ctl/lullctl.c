@@ -32,7 +32,8 @@ usage(FILE *out, const char *prog)
 		"Talks to a running lull over DPDK's telemetry socket.\n"
 		"\n"
 		"Commands:\n"
-		"  pmd-perf-show [-pmd CORE]   per-PMD iterations, cycles, packets, sleeps, histograms\n"
+		"  pmd-perf-show [-pmd CORE]   per-PMD iterations, cycles, packets, sleeps, "
+		"histograms\n"
 		"  pmd-sleep-show              per-PMD sleep settings in force and sleep averages\n"
 		"  pmd-stats-clear             count pmd-perf-show and pmd-rxq-show from now\n"
 		"  pmd-rxq-show                rx queues per PMD and each one's share of packets\n"
@@ -40,8 +41,10 @@ usage(FILE *out, const char *prog)
 		"  config-show                 the effective configuration\n"
 		"  settable                    the keys 'set' accepts\n"
 		"  set KEY VALUE               change a setting on the running lull, e.g.\n"
-		"                              set sleep-max-us 250,3:0 (OVS pmd-sleep-max syntax)\n"
-		"  port-add DEVARGS [PEER]     probe and start a port; forward it with PEER (a port\n"
+		"                              set sleep-max-us 250,3:0 (OVS pmd-sleep-max "
+		"syntax)\n"
+		"  port-add DEVARGS [PEER]     probe and start a port; forward it with PEER (a "
+		"port\n"
 		"                              added without a peer) or 'self'; without PEER it\n"
 		"                              waits for a later port-add naming it\n"
 		"  port-del NAME               stop forwarding a port and detach it\n"
@@ -53,7 +56,8 @@ usage(FILE *out, const char *prog)
 		"  -j, --json            print the reply as JSON (for scripts)\n"
 		"  -h, --help            this text\n"
 		"\n"
-		"Exit codes: 0 done, 1 lull refused (the message says why), 2 bad usage, 3 no lull.\n",
+		"Exit codes: 0 done, 1 lull refused (the message says why), 2 bad usage, 3 no "
+		"lull.\n",
 		prog);
 }
 
@@ -161,7 +165,8 @@ dispatch(struct lullctl_client *c, const struct opts *o, const char *name, int a
 		if (strcmp(name, table[i].name) != 0)
 			continue;
 		if (argc < table[i].min_args || argc > table[i].max_args) {
-			fprintf(stderr, "lullctl: %s takes %d to %d argument(s), got %d (see --help)\n",
+			fprintf(stderr,
+				"lullctl: %s takes %d to %d argument(s), got %d (see --help)\n",
 				name, table[i].min_args, table[i].max_args, argc);
 			return EXIT_USAGE;
 		}

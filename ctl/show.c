@@ -37,7 +37,8 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 
 	json_object_foreach(perf, key, p)
 	{
-		uint64_t hz = u(p, "tsc_hz"), it = u(p, "iterations"), busy_it = u(p, "busy_iterations");
+		uint64_t hz = u(p, "tsc_hz"), it = u(p, "iterations"),
+			 busy_it = u(p, "busy_iterations");
 		uint64_t busy = u(p, "busy_cycles"), idle = u(p, "idle_cycles"),
 			 sleep = u(p, "sleep_cycles");
 		uint64_t used = busy + idle + sleep, dur = u(p, "duration_cycles");
@@ -52,36 +53,40 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 		fprintf(out, "\npmd thread core_id %" PRIu64 ":\n\n", u(p, "lcore"));
 		fprintf(out, "  Iterations:          %14" PRIu64 "  (%.2f us/it)\n", it,
 			it && hz ? (double)used / (double)hz * 1e6 / (double)it : 0.0);
-		fprintf(out, "  - Used TSC cycles:   %14" PRIu64 "  (%5.1f %% of total cycles)\n", used,
-			pct(used, dur));
+		fprintf(out, "  - Used TSC cycles:   %14" PRIu64 "  (%5.1f %% of total cycles)\n",
+			used, pct(used, dur));
 		fprintf(out, "  - idle iterations:   %14" PRIu64 "  (%5.1f %% of used cycles)\n",
 			it - busy_it, pct(idle, used));
 		fprintf(out, "  - busy iterations:   %14" PRIu64 "  (%5.1f %% of used cycles)\n",
 			busy_it, pct(busy, used));
-		fprintf(out, "  - sleeping:          %14" PRIu64 "  (%5.1f %% of used cycles)\n", sleeps,
-			pct(sleep, used));
-		fprintf(out, "  Rx packets:          %14" PRIu64 "  (%.0f Kpps, %.0f cycles/pkt)\n", rx,
-			dur_s > 0 ? (double)rx / dur_s / 1e3 : 0.0,
+		fprintf(out, "  - sleeping:          %14" PRIu64 "  (%5.1f %% of used cycles)\n",
+			sleeps, pct(sleep, used));
+		fprintf(out, "  Rx packets:          %14" PRIu64 "  (%.0f Kpps, %.0f cycles/pkt)\n",
+			rx, dur_s > 0 ? (double)rx / dur_s / 1e3 : 0.0,
 			rx ? (double)busy / (double)rx : 0.0);
 		fprintf(out, "  Tx packets:          %14" PRIu64 "  (%" PRIu64 " dropped)\n",
 			u(p, "tx_packets"), u(p, "tx_dropped"));
-		fprintf(out, "  Packets per rx burst:   p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64
-			     ", max %" PRIu64 "\n",
+		fprintf(out,
+			"  Packets per rx burst:   p50 %" PRIu64 ", p90 %" PRIu64 ", p99 %" PRIu64
+			", max %" PRIu64 "\n",
 			u(p, "burst_pkts_p50"), u(p, "burst_pkts_p90"), u(p, "burst_pkts_p99"),
 			u(p, "burst_pkts_max"));
 		fprintf(out, "  Sleeps:              %14" PRIu64, sleeps);
 		if (sleeps)
 			fprintf(out, "  (avg requested %.1f us, actual %.1f us, oversleep %.1f us)",
-				(double)req / (double)sleeps / 1e3, (double)act / (double)sleeps / 1e3,
+				(double)req / (double)sleeps / 1e3,
+				(double)act / (double)sleeps / 1e3,
 				act > req ? (double)(act - req) / (double)sleeps / 1e3 : 0.0);
 		fprintf(out, "\n");
 		fprintf(out, "  - actual sleep us:      p50 %.1f, p90 %.1f, p99 %.1f, max %.1f\n",
 			(double)u(p, "sleep_ns_p50") / 1e3, (double)u(p, "sleep_ns_p90") / 1e3,
 			(double)u(p, "sleep_ns_p99") / 1e3, (double)u(p, "sleep_ns_max") / 1e3);
 		fprintf(out, "  Max-sleep hits:      %14" PRIu64 "\n", u(p, "max_sleep_hits"));
-		fprintf(out, "  Busy-threshold hits: %14" PRIu64 "  (%5.1f %% of busy iterations)\n",
+		fprintf(out,
+			"  Busy-threshold hits: %14" PRIu64 "  (%5.1f %% of busy iterations)\n",
 			u(p, "busy_threshold_hits"), pct(u(p, "busy_threshold_hits"), busy_it));
-		fprintf(out, "  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64 " woken by a packet)\n",
+		fprintf(out,
+			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64 " woken by a packet)\n",
 			u(p, "intr_waits"), u(p, "intr_wakes"));
 	}
 }
@@ -98,16 +103,17 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 		fprintf(out,
 			"pmd thread core %" PRIu64 ": policy %s, max sleep %" PRIu64
 			" us, latency budget %" PRIu64 " us, linger %" PRIu64 " us, wake %s\n",
-			u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"), u(p, "latency_budget_us"),
-			u(p, "linger_us"), s(p, "wake"));
+			u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"),
+			u(p, "latency_budget_us"), u(p, "linger_us"), s(p, "wake"));
 		fprintf(out,
 			"  step %" PRIu64 " us, busy threshold %" PRIu64 ", window %" PRIu64
 			", timer slack %" PRIu64 " ns, rx interrupts after %" PRIu64
-			" ms, drain %" PRIu64 " us, %" PRIu64 " rx queue(s), generation %" PRIu64 "\n",
-			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"), u(p, "timer_slack_ns"),
-			u(p, "intr_after_ms"), u(p, "drain_us"), u(p, "rx_queues"), u(p, "generation"));
-		fprintf(out,
-			"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us\n",
+			" ms, drain %" PRIu64 " us, %" PRIu64 " rx queue(s), generation %" PRIu64
+			"\n",
+			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"),
+			u(p, "timer_slack_ns"), u(p, "intr_after_ms"), u(p, "drain_us"),
+			u(p, "rx_queues"), u(p, "generation"));
+		fprintf(out, "  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us\n",
 			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
 			(double)u(p, "avg_oversleep_ns") / 1e3);
 	}
@@ -136,9 +142,9 @@ lullctl_show_pmd_rxq(FILE *out, json_t *rxq, json_t *ports)
 		(void)key;
 		fprintf(out, "pmd thread core_id %" PRIu64 ": busy %s %%\n", u(p, "lcore"),
 			s(p, "busy_pct"));
-		json_object_foreach(p, qkey, v)
-			if (strncmp(qkey, "rxq_", 4) == 0 && json_is_integer(v))
-				total += (uint64_t)json_integer_value(v);
+		json_object_foreach(p, qkey,
+			v) if (strncmp(qkey, "rxq_", 4) == 0 && json_is_integer(v)) total +=
+			(uint64_t)json_integer_value(v);
 		json_object_foreach(p, qkey, v)
 		{
 			unsigned int port, queue;

@@ -742,11 +742,12 @@ lull_config_set(
 	for (char *c = opt; *c != '\0'; c++)
 		if (*c == '_')
 			*c = '-';
-	for (size_t i = 0; ret < (int)sizeof(opt) && i < sizeof(settable) / sizeof(settable[0]); i++)
+	for (size_t i = 0; ret < (int)sizeof(opt) && i < sizeof(settable) / sizeof(settable[0]);
+		i++)
 		known = known || strcmp(opt + 2, settable[i]) == 0;
 	if (!known)
-		return fail(err, errlen, -EINVAL, "set: bad key '%.40s' (the settable list has the keys)",
-			key);
+		return fail(err, errlen, -EINVAL,
+			"set: bad key '%.40s' (the settable list has the keys)", key);
 	tmp = malloc(sizeof(*tmp));
 	if (tmp == NULL)
 		return fail(err, errlen, -ENOMEM, "set: out of memory");
@@ -868,15 +869,15 @@ lull_config_describe(const struct lull_config *cfg,
 	emit_u32(emit, ctx, "tx-retries", cfg->tx_retries);
 	emit(ctx, "sleep-policy", lull_policy_name(cfg->sleep_policy));
 	buf[0] = '\0';
-	list_add(buf, sizeof(buf), "%u", sl->has_default ? sl->default_us : LULL_DEFAULT_SLEEP_MAX_US);
+	list_add(buf, sizeof(buf), "%u",
+		sl->has_default ? sl->default_us : LULL_DEFAULT_SLEEP_MAX_US);
 	for (unsigned int i = 0; i < sl->n; i++)
 		list_add(buf, sizeof(buf), "%u:%u", sl->entries[i].core, sl->entries[i].us);
 	emit(ctx, "sleep-max-us", buf);
 	emit_u32(emit, ctx, "latency-budget-us", cfg->latency_budget_us);
 	emit_u32(emit, ctx, "sleep-step-us", cfg->sleep_step_us);
 	emit_u32(emit, ctx, "busy-threshold",
-		cfg->busy_threshold ? cfg->busy_threshold
-				    : (cfg->burst / 2 ? cfg->burst / 2 : 1u));
+		cfg->busy_threshold ? cfg->busy_threshold : (cfg->burst / 2 ? cfg->burst / 2 : 1u));
 	emit_u32(emit, ctx, "sleep-window", cfg->sleep_window);
 	emit_u32(emit, ctx, "linger-us", cfg->linger_us);
 	emit(ctx, "wake", lull_wake_name(cfg->wake));

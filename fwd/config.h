@@ -28,8 +28,8 @@
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
 #define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
 #define LULL_MAX_BURST    512
-#define LULL_MAX_PINS     256 /**< explicit port:queue@core assignments */
-#define LULL_PMD_MAX_RXQS 256 /**< rx queues one PMD can poll */
+#define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
+#define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
 
 enum lull_fwd_mode {

@@ -39,8 +39,8 @@ port_info(const struct lull_fwd *fwd, struct rte_ether_addr *macs, bool *rx_intr
 }
 
 int
-lull_ctl_apply_locked(
-	struct lull_fwd *fwd, const struct lull_config *cfg, const char *why, char *err, size_t errlen)
+lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
+	char *err, size_t errlen)
 {
 	struct lull_pmd_params *prm[LULL_MAX_PMDS] = {NULL};
 	struct rte_ether_addr macs[LULL_MAX_PORTS];
@@ -85,8 +85,8 @@ lull_ctl_apply_locked(
 			"next housekeeping tick)",
 			fwd->pmds[slow]->lcore, LULL_CTL_ACK_TIMEOUT_MS);
 	else if (ret < 0)
-		snprintf(err, errlen, "PMD on lcore %u: %s", fwd->pmds[slow]->lcore,
-			strerror(-ret));
+		snprintf(
+			err, errlen, "PMD on lcore %u: %s", fwd->pmds[slow]->lcore, strerror(-ret));
 	for (unsigned int i = 0; i < fwd->n_pmds; i++)
 		if (fwd->pmds[i]->ctl_params != NULL)
 			lull_ctl_log_pmd(fwd, i, why);
@@ -123,9 +123,8 @@ lull_ctl_port_find(const struct lull_fwd *fwd, const char *name, char *err, size
 	unsigned long id = strtoul(name, &end, 10);
 
 	for (unsigned int p = 0; p < fwd->n_ports; p++)
-		if (fwd->ports[p].present &&
-			(strcmp(fwd->ports[p].name, name) == 0 ||
-				(*name != '\0' && *end == '\0' && id == p)))
+		if (fwd->ports[p].present && (strcmp(fwd->ports[p].name, name) == 0 ||
+						     (*name != '\0' && *end == '\0' && id == p)))
 			return (int)p;
 	snprintf(err, errlen, "no port '%s'", name);
 	return -ENODEV;

@@ -26,11 +26,12 @@
  * @return 0 or a negative errno with a message in err. On -ETIMEDOUT the
  *   change is committed and the slow PMD takes it at its next tick.
  */
-int lull_ctl_apply_locked(
-	struct lull_fwd *fwd, const struct lull_config *cfg, const char *why, char *err, size_t errlen);
+int lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
+	char *err, size_t errlen);
 
 /** `set KEY VALUE`: one run-time setting (see lull_config_settable()). */
-int lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen);
+int lull_ctl_set(
+	struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen);
 
 /**
  * `port-add DEVARGS [PEER]`: probe a device, start it, and forward it with

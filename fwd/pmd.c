@@ -72,8 +72,9 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 				continue;
 			if (prm->n_rxqs == LULL_PMD_MAX_RXQS) {
 				*ret = -E2BIG;
-				snprintf(err, errlen, "PMD on lcore %u would poll over %d rx queues",
-					lcore, LULL_PMD_MAX_RXQS);
+				snprintf(err, errlen,
+					"PMD on lcore %u would poll over %d rx queues", lcore,
+					LULL_PMD_MAX_RXQS);
 				goto fail;
 			}
 			if (!port_rx_intr[p])
@@ -106,8 +107,8 @@ fail:
 }
 
 struct lull_pmd *
-lull_pmd_create(const struct lull_config *cfg, unsigned int index,
-	struct lull_pmd_params *params, int *ret, char *err, size_t errlen)
+lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_pmd_params *params,
+	int *ret, char *err, size_t errlen)
 {
 	unsigned int lcore = cfg->pmd_lcores[index];
 	struct lull_pmd *pmd = rte_zmalloc_socket(
@@ -163,8 +164,8 @@ txqs_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 }
 
 int
-lull_pmd_publish(struct lull_pmd *pmd, struct lull_pmd_params *params, bool running,
-	unsigned int timeout_ms)
+lull_pmd_publish(
+	struct lull_pmd *pmd, struct lull_pmd_params *params, bool running, unsigned int timeout_ms)
 {
 	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000};
 	int ret;
@@ -374,7 +375,8 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 	return t1_tsc;
 }
 
-/* Register the rx queues with this thread's epoll; false when one cannot interrupt. */
+/* Register the rx queues with this thread's epoll; false when one cannot interrupt.
+ * intr_teardown() undoes it (intr_ok keeps saying whether it was on, for the stats). */
 static bool
 intr_setup(struct lull_pmd *pmd, bool verbose)
 {
@@ -403,7 +405,6 @@ intr_teardown(struct lull_pmd *pmd)
 	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
 		rte_eth_dev_rx_intr_ctl_q(pmd->rxqs[i].port, pmd->rxqs[i].queue,
 			RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL);
-	pmd->intr_ok = false;
 }
 
 static void

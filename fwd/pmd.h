@@ -92,8 +92,8 @@ struct lull_pmd_params {
 struct lull_rxq {
 	uint16_t port;
 	uint16_t queue;
-	struct lull_txq *tx;        /**< where its packets go */
-	lull_counter_t *rx;         /**< its packet counter in the PMD's table */
+	struct lull_txq *tx; /**< where its packets go */
+	lull_counter_t *rx;  /**< its packet counter in the PMD's table */
 	struct lull_engine_ctx ctx;
 };
 

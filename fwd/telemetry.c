@@ -60,8 +60,8 @@ pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
 	v->rx = 0;
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
 		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
-			v->rx += minus(lull_counter_read(&pmd->rx_pkts[p][q]),
-				b ? b->rx_pkts[p][q] : 0);
+			v->rx += minus(
+				lull_counter_read(&pmd->rx_pkts[p][q]), b ? b->rx_pkts[p][q] : 0);
 	v->tx = minus(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
 	v->tx_dropped = minus(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
 	lull_hist_snapshot(&v->burst_pkts, &pmd->burst_pkts);
@@ -167,7 +167,8 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "duration_cycles",
 			now_tsc - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
 		for (size_t s = 0; s < sizeof(stat_names) / sizeof(stat_names[0]); s++)
-			rte_tel_data_add_dict_u64(c, stat_names[s].name, v->stats[stat_names[s].stat]);
+			rte_tel_data_add_dict_u64(
+				c, stat_names[s].name, v->stats[stat_names[s].stat]);
 		rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
 		rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
 		rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
@@ -228,8 +229,8 @@ cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "generation", prm->gen);
 		rte_tel_data_add_dict_u64(c, "sleeps", sleeps);
 		rte_tel_data_add_dict_u64(c, "avg_sleep_ns", sleeps ? act_ns / sleeps : 0);
-		rte_tel_data_add_dict_u64(
-			c, "avg_oversleep_ns", sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
+		rte_tel_data_add_dict_u64(c, "avg_oversleep_ns",
+			sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
 		pmd_key(key, sizeof(key), pmd);
 		rte_tel_data_add_dict_container(d, key, c, 0);
 	}
@@ -312,8 +313,10 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		if (fwd->cfg.dst_port[p] == LULL_PORT_NONE)
 			rte_tel_data_add_dict_string(c, "peer", "none");
 		else
-			rte_tel_data_add_dict_string(c, "peer", fwd->ports[fwd->cfg.dst_port[p]].name);
-		snprintf(buf, sizeof(buf), RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&port->mac));
+			rte_tel_data_add_dict_string(
+				c, "peer", fwd->ports[fwd->cfg.dst_port[p]].name);
+		snprintf(
+			buf, sizeof(buf), RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&port->mac));
 		rte_tel_data_add_dict_string(c, "mac", buf);
 		if (rte_eth_link_get_nowait(port->id, &link) < 0)
 			snprintf(buf, sizeof(buf), "unknown");

@@ -74,8 +74,8 @@ lull_hist_sub(struct lull_hist *h, const struct lull_hist *base)
 
 	h->count = 0;
 	for (unsigned int i = 0; i < LULL_HIST_BUCKETS; i++) {
-		h->buckets[i] = h->buckets[i] > base->buckets[i] ? h->buckets[i] - base->buckets[i]
-								 : 0;
+		h->buckets[i] =
+			h->buckets[i] > base->buckets[i] ? h->buckets[i] - base->buckets[i] : 0;
 		h->count += h->buckets[i];
 		if (h->buckets[i] != 0) {
 			if (lo < 0)
@@ -94,7 +94,7 @@ lull_hist_sub(struct lull_hist *h, const struct lull_hist *base)
 		h->min = bucket_low((unsigned int)lo);
 	if (lull_hist_bucket(h->max) > (unsigned int)hi)
 		h->max = hi + 1 < (int)LULL_HIST_BUCKETS ? bucket_low((unsigned int)hi + 1) - 1
-							: UINT64_MAX;
+							 : UINT64_MAX;
 }
 
 void

@@ -352,6 +352,123 @@ test_check_port(void **state)
 	}
 }
 
+/* Run-time set: applies whole or not at all, errors name the key or value. */
+static void
+test_set(void **state)
+{
+	static const struct {
+		const char *key, *value;
+		int ret;
+		const char *msg;
+	} bad[] = {
+		{"bogus", "1", -EINVAL, "bad key 'bogus'"},
+		{"rxd", "512", -EINVAL, "bad key 'rxd'"}, /* not a run-time setting */
+		{"sleep-max-us", "20000", -EINVAL, "bad entry '20000'"},
+		{"sleep-max-us", "250,1:x", -EINVAL, "bad entry '1:x'"},
+		{"sleep-policy", "fast", -EINVAL, "bad value 'fast'"},
+		{"latency-budget-us", "", -EINVAL, "--latency-budget-us"},
+		{"linger-us", "2000000", -ERANGE, "bad value '2000000'"},
+		{"rxq-critical", "5:0", -EINVAL, "queue 5:0 does not exist"},
+		{"wake", "umwait", -EINVAL, "bad value 'umwait'"},
+	};
+	struct lull_sys sys = sys_with(2, 2);
+	struct lull_config cfg, before;
+	char err[256];
+
+	(void)state;
+	lull_config_defaults(&cfg);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		before = cfg;
+		err[0] = '\0';
+		if (lull_config_set(&cfg, bad[i].key, bad[i].value, err, sizeof(err)) !=
+				bad[i].ret ||
+			strstr(err, bad[i].msg) == NULL)
+			fail_msg("set %s '%s': got '%s', want %d '%s'", bad[i].key, bad[i].value,
+				err, bad[i].ret, bad[i].msg);
+		assert_memory_equal(&cfg, &before, sizeof(cfg)); /* nothing changed */
+	}
+	assert_int_equal(lull_config_set(&cfg, "sleep_max_us", "100,1:0", err, sizeof(err)), 0);
+	assert_int_equal(lull_sleeplist_get(&cfg.sleep_max, 1, 7), 0);
+	assert_int_equal(lull_sleeplist_get(&cfg.sleep_max, 2, 7), 100);
+	assert_int_equal(lull_config_set(&cfg, "rxq-critical", "1:0", err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_critical, 1);
+	assert_int_equal(lull_config_set(&cfg, "sleep-policy", "ovs", err, sizeof(err)), 0);
+	assert_int_equal(cfg.sleep_policy, LULL_POLICY_OVS);
+}
+
+static void
+test_port_add_del(void **state)
+{
+	struct lull_sys sys = sys_with(2, 3); /* ports 0,1; PMDs on lcores 1, 2 */
+	struct lull_config cfg, before;
+	char err[256];
+
+	(void)state;
+	lull_config_defaults(&cfg);
+	assert_int_equal(
+		lull_config_parse(&cfg, 1, (char *[]){(char *)"lull", NULL}, err, sizeof(err)), 0);
+	cfg.n_rxq = 2;
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	/* port 2 waits, port 3 pairs with it: both forwarded, queues on the least loaded PMDs */
+	assert_int_equal(lull_config_port_add(&cfg, 2, LULL_PORT_NONE, err, sizeof(err)), 0);
+	assert_int_equal(cfg.dst_port[2], LULL_PORT_NONE);
+	assert_int_equal(lull_config_port_add(&cfg, 3, 2, err, sizeof(err)), 0);
+	assert_int_equal(cfg.dst_port[2], 3);
+	assert_int_equal(cfg.dst_port[3], 2);
+	assert_int_equal(cfg.n_ports, 4);
+	unsigned int load[2] = {0, 0};
+	for (unsigned int p = 0; p < 4; p++)
+		for (unsigned int q = 0; q < 2; q++)
+			load[cfg.rxq_pmd[p][q]]++;
+	assert_int_equal(load[0], 4);
+	assert_int_equal(load[1], 4);
+	/* a peer that is already forwarded is refused, and nothing changes */
+	before = cfg;
+	assert_int_equal(lull_config_port_add(&cfg, 4, 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "peer port 0"));
+	assert_memory_equal(&cfg, &before, sizeof(cfg));
+	/* deleting 3 leaves 2 waiting; a critical mark on 3 goes with it */
+	cfg.critical[cfg.n_critical++] = (struct lull_port_pair){.a = 3, .b = 0};
+	lull_config_port_del(&cfg, 3);
+	assert_int_equal(cfg.dst_port[3], LULL_PORT_NONE);
+	assert_int_equal(cfg.dst_port[2], LULL_PORT_NONE);
+	assert_int_equal(cfg.n_critical, 0);
+	assert_int_equal(cfg.dst_port[0], 1);
+	/* a port may reflect to itself */
+	assert_int_equal(lull_config_port_add(&cfg, 3, 3, err, sizeof(err)), 0);
+	assert_int_equal(cfg.dst_port[3], 3);
+}
+
+static void
+emit(void *ctx, const char *key, const char *value)
+{
+	char *out = ctx;
+
+	strcat(out, key);
+	strcat(out, "=");
+	strcat(out, value);
+	strcat(out, ";");
+}
+
+static void
+test_describe(void **state)
+{
+	struct lull_sys sys = sys_with(2, 2);
+	struct lull_config cfg;
+	char err[256], out[4096] = "";
+
+	(void)state;
+	lull_config_defaults(&cfg);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "sleep-max-us", "50,1:0", err, sizeof(err)), 0);
+	lull_config_describe(&cfg, emit, out);
+	assert_non_null(strstr(out, "sleep-max-us=50,1:0;"));
+	assert_non_null(strstr(out, "port-pairs=0:1;"));
+	assert_non_null(strstr(out, "sleep-policy=rate;"));
+	assert_non_null(strstr(out, "busy-threshold=16;"));
+}
+
 int
 main(void)
 {
@@ -364,6 +481,9 @@ main(void)
 		cmocka_unit_test(test_check_port),
 		cmocka_unit_test(test_sleep_params),
 		cmocka_unit_test(test_critical_queue_caps_its_pmd),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_port_add_del),
+		cmocka_unit_test(test_describe),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

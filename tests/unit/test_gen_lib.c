@@ -40,6 +40,34 @@ test_hist_exact_small(void **state)
 	assert_int_equal(lull_hist_quantile(&h1, 0.011), 2); /* rank ceil(1.1) = 2 */
 }
 
+/* What pmd-stats-clear relies on: a snapshot, and the values since it. */
+static void
+test_hist_snapshot_sub(void **state)
+{
+	static struct lull_hist base, now;
+
+	(void)state;
+	lull_hist_init(&h1);
+	for (uint64_t v = 1000; v <= 2000; v++)
+		lull_hist_add(&h1, v);
+	lull_hist_snapshot(&base, &h1);
+	assert_int_equal(base.count, 1001);
+	assert_int_equal(base.max, 2000);
+	for (uint64_t v = 10; v <= 19; v++)
+		lull_hist_add(&h1, v);
+	lull_hist_snapshot(&now, &h1);
+	lull_hist_sub(&now, &base);
+	assert_int_equal(now.count, 10);
+	assert_int_equal(now.sum, 145);
+	assert_int_equal(lull_hist_quantile(&now, 0.5), 14);
+	assert_int_equal(now.min, 10);
+	assert_true(now.max >= 19 && now.max < 20); /* the old max (2000) is gone */
+	assert_int_equal(lull_hist_quantile(&now, 1.0), now.max);
+	lull_hist_sub(&now, &now);
+	assert_int_equal(now.count, 0);
+	assert_int_equal(lull_hist_quantile(&now, 0.5), 0);
+}
+
 static void
 test_hist_relative_error(void **state)
 {
@@ -203,6 +231,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist_exact_small),
+		cmocka_unit_test(test_hist_snapshot_sub),
 		cmocka_unit_test(test_hist_relative_error),
 		cmocka_unit_test(test_hist_merge),
 		cmocka_unit_test(test_profile_good),

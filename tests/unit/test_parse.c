@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -118,10 +119,48 @@ test_split(void **state)
 	assert_string_equal(head, "");
 }
 
+static void
+test_split_kv(void **state)
+{
+	static const struct {
+		const char *in, *key, *value; /* key NULL: refused */
+	} cases[] = {
+		{"sleep-max-us 250,3:0", "sleep-max-us", "250,3:0"},
+		{"  linger-us=20  ", "linger-us", "20"},
+		{"wake\tpause\n", "wake", "pause"},
+		{"key  =  value with blanks", "key", "value with blanks"},
+		{"key", NULL, NULL},
+		{"key ", NULL, NULL},
+		{"=value", NULL, NULL},
+		{"", NULL, NULL},
+		{"   ", NULL, NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64];
+		char *key, *value;
+		int ret;
+
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		ret = lull_split_kv(buf, &key, &value);
+		if (cases[i].key == NULL) {
+			if (ret != -EINVAL)
+				fail_msg("'%s' accepted", cases[i].in);
+			continue;
+		}
+		if (ret != 0 || strcmp(key, cases[i].key) != 0 ||
+			strcmp(value, cases[i].value) != 0)
+			fail_msg("'%s': %d '%s' '%s'", cases[i].in, ret, ret ? "" : key,
+				ret ? "" : value);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_kv),
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_uint_list),
 		cmocka_unit_test(test_mac),
