@@ -74,7 +74,8 @@ run(struct lullctl_client *c, const struct opts *o, const char *cmd, void (*show
 		fprintf(stderr, "lullctl: %s\n", err);
 		return EXIT_NO_LULL;
 	}
-	e = json_is_object(v) ? json_object_get(v, "error") : NULL;
+	/* a refusal is a string, the reason; a result is an object or an array */
+	e = json_is_string(v) ? v : NULL;
 	if (e != NULL) {
 		fprintf(stderr, "lullctl: %s\n", json_string_value(e));
 		rc = EXIT_REFUSED;

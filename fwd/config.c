@@ -58,6 +58,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->timer_slack_ns = 1;
 	cfg->intr_after_ms = 200; /* where every polled queue can interrupt */
 	cfg->hotplug_ports = 2;
+	cfg->yield_us = 10;
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
@@ -121,12 +122,17 @@ enum opt_id {
 	OPT_CRITICAL_MAX,
 	OPT_INTR_AFTER,
 	OPT_HOTPLUG_PORTS,
+	OPT_YIELD_HZ,
+	OPT_YIELD_US,
+	OPT_PMD_PRIORITY,
+	OPT_CONTROL_CORES,
 };
 
 static const struct option long_opts[] = {
 	{"burst", required_argument, NULL, OPT_BURST},
 	{"critical-sleep-max-us", required_argument, NULL, OPT_CRITICAL_MAX},
 	{"busy-threshold", required_argument, NULL, OPT_BUSY_THRESHOLD},
+	{"control-cores", required_argument, NULL, OPT_CONTROL_CORES},
 	{"drain-us", required_argument, NULL, OPT_DRAIN_US},
 	{"eth-peer", required_argument, NULL, OPT_ETH_PEER},
 	{"fwd-mode", required_argument, NULL, OPT_FWD_MODE},
@@ -138,6 +144,7 @@ static const struct option long_opts[] = {
 	{"link-wait-ms", required_argument, NULL, OPT_LINK_WAIT_MS},
 	{"mbufs", required_argument, NULL, OPT_MBUFS},
 	{"pmd-cores", required_argument, NULL, OPT_PMD_CORES},
+	{"pmd-priority", required_argument, NULL, OPT_PMD_PRIORITY},
 	{"port-pairs", required_argument, NULL, OPT_PORT_PAIRS},
 	{"rxd", required_argument, NULL, OPT_RXD},
 	{"rxq", required_argument, NULL, OPT_RXQ},
@@ -153,6 +160,8 @@ static const struct option long_opts[] = {
 	{"wake", required_argument, NULL, OPT_WAKE},
 	{"txd", required_argument, NULL, OPT_TXD},
 	{"txq", required_argument, NULL, OPT_TXQ},
+	{"yield-hz", required_argument, NULL, OPT_YIELD_HZ},
+	{"yield-us", required_argument, NULL, OPT_YIELD_US},
 	{NULL, 0, NULL, 0},
 };
 
@@ -191,6 +200,8 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_CRITICAL_MAX, 0, LULL_SLEEPLIST_MAX_US, critical_sleep_max_us),
 	NUM_OPT(OPT_INTR_AFTER, 0, 3600000, intr_after_ms),
 	NUM_OPT(OPT_HOTPLUG_PORTS, 0, LULL_MAX_PORTS, hotplug_ports),
+	NUM_OPT(OPT_YIELD_HZ, 0, 10000, yield_hz),
+	NUM_OPT(OPT_YIELD_US, 1, LULL_YIELD_MAX_SHARE_US, yield_us),
 };
 
 static const char *
@@ -397,6 +408,63 @@ parse_eth_peer(struct lull_config *cfg, const char *arg, char *err, size_t errle
 }
 
 static int
+parse_control_cores(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	int ret = lull_parse_uint_list(
+		arg, LULL_MAX_CPUS - 1, cfg->control_cpus, LULL_MAX_CPUS, &cfg->n_control_cpus);
+
+	if (ret < 0)
+		return fail(err, errlen, ret,
+			"--control-cores: bad value '%s' (%s; expected a list like 0,2-3 of CPUs "
+			"0..%d)",
+			arg, expect_text(ret), LULL_MAX_CPUS - 1);
+	return 0;
+}
+
+static int
+parse_priority(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	struct lull_prio p = {LULL_PRIO_NONE, 0};
+	bool negative = false;
+	const char *num = NULL;
+	uint32_t v = 0, max = 0;
+
+	if (strncmp(arg, "nice:", 5) == 0) {
+		p.kind = LULL_PRIO_NICE;
+		num = arg + 5;
+		negative = *num == '-';
+		num += negative;
+		max = negative ? 20 : 19;
+	} else if (strncmp(arg, "fifo:", 5) == 0) {
+		p.kind = LULL_PRIO_FIFO;
+		num = arg + 5;
+		max = 99;
+	} else if (strcmp(arg, "none") != 0) {
+		num = "";
+	}
+	if (num != NULL && (lull_parse_u32(num, p.kind == LULL_PRIO_FIFO, max, &v) < 0 ||
+				   (negative && v == 0)))
+		return fail(err, errlen, -EINVAL,
+			"--pmd-priority: bad value '%s' (expected none, nice:N with N in -20..19, "
+			"or fifo:N with N in 1..99)",
+			arg);
+	p.value = negative ? -(int)v : (int)v;
+	cfg->pmd_priority = p;
+	return 0;
+}
+
+void
+lull_prio_format(const struct lull_prio *p, char *buf, size_t len)
+{
+	if (p->kind == LULL_PRIO_NICE)
+		snprintf(buf, len, "nice:%d", p->value);
+	else if (p->kind == LULL_PRIO_FIFO)
+		snprintf(buf, len, "fifo:%d", p->value);
+	else
+		snprintf(buf, len, "none");
+}
+
+static int
 parse_pmd_cores(struct lull_config *cfg, const char *arg, char *err, size_t errlen)
 {
 	int ret = lull_parse_uint_list(
@@ -433,6 +501,12 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 			break;
 		case OPT_PMD_CORES:
 			ret = parse_pmd_cores(cfg, optarg, err, errlen);
+			break;
+		case OPT_CONTROL_CORES:
+			ret = parse_control_cores(cfg, optarg, err, errlen);
+			break;
+		case OPT_PMD_PRIORITY:
+			ret = parse_priority(cfg, optarg, err, errlen);
 			break;
 		case OPT_FWD_MODE:
 			ret = parse_fwd_mode(cfg, optarg, err, errlen);
@@ -594,6 +668,35 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A SCHED_FIFO thread that never blocks keeps every SCHED_OTHER thread off its
+ * core (but for RT throttling's share): fifo needs sleeping or the yield on
+ * every PMD. And the yield may take at most half of each second.
+ */
+static int
+check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->yield_hz != 0 && (uint64_t)cfg->yield_hz * cfg->yield_us > LULL_YIELD_MAX_SHARE_US)
+		return fail(err, errlen, -EINVAL,
+			"--yield-us: bad value '%u' (%u us %u times a second is more than half "
+			"of the PMD's core)",
+			cfg->yield_us, cfg->yield_us, cfg->yield_hz);
+	if (cfg->pmd_priority.kind != LULL_PRIO_FIFO || cfg->yield_hz != 0)
+		return 0;
+	for (unsigned int i = 0; i < cfg->n_pmds; i++) {
+		struct lull_policy_params p;
+
+		lull_config_policy(cfg, cfg->pmd_lcores[i], &p);
+		if (p.kind == LULL_POLICY_OFF)
+			return fail(err, errlen, -EINVAL,
+				"--pmd-priority fifo:%d: the PMD on lcore %u busy-polls and would "
+				"starve every other thread on its core; turn sleeping on or give "
+				"--yield-hz",
+				cfg->pmd_priority.value, cfg->pmd_lcores[i]);
+	}
+	return 0;
+}
+
 static int
 check_critical(const struct lull_config *cfg, char *err, size_t errlen)
 {
@@ -634,6 +737,8 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	if (ret < 0)
 		return ret;
 	ret = check_critical(cfg, err, errlen);
+	if (ret == 0)
+		ret = check_sharing(cfg, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (cfg->n_mbufs == 0) {
@@ -717,14 +822,15 @@ lull_config_check_port(
 /* What may change on a running forwarder: PMDs pick these up at a housekeeping tick. */
 static const char *const settable[] = {"sleep-policy", "sleep-max-us", "latency-budget-us",
 	"sleep-step-us", "busy-threshold", "sleep-window", "linger-us", "wake", "timer-slack-ns",
-	"intr-after-ms", "rxq-critical", "critical-sleep-max-us", "drain-us", "stats-period"};
+	"intr-after-ms", "rxq-critical", "critical-sleep-max-us", "drain-us", "stats-period",
+	"yield-hz", "yield-us", "pmd-priority"};
 
 const char *
 lull_config_settable(void)
 {
 	return "sleep-policy sleep-max-us latency-budget-us sleep-step-us busy-threshold "
 	       "sleep-window linger-us wake timer-slack-ns intr-after-ms rxq-critical "
-	       "critical-sleep-max-us drain-us stats-period";
+	       "critical-sleep-max-us drain-us stats-period yield-hz yield-us pmd-priority";
 }
 
 int
@@ -759,6 +865,8 @@ lull_config_set(
 	ret = lull_config_parse(tmp, 3, argv, err, errlen);
 	if (ret == 0)
 		ret = check_critical(tmp, err, errlen);
+	if (ret == 0)
+		ret = check_sharing(tmp, err, errlen);
 	if (ret == 0)
 		*cfg = *tmp;
 	free(tmp);
@@ -888,6 +996,14 @@ lull_config_describe(const struct lull_config *cfg,
 		list_add(buf, sizeof(buf), "%u:%u", cfg->critical[i].a, cfg->critical[i].b);
 	emit(ctx, "rxq-critical", buf);
 	emit_u32(emit, ctx, "critical-sleep-max-us", cfg->critical_sleep_max_us);
+	emit_u32(emit, ctx, "yield-hz", cfg->yield_hz);
+	emit_u32(emit, ctx, "yield-us", cfg->yield_us);
+	lull_prio_format(&cfg->pmd_priority, buf, sizeof(buf));
+	emit(ctx, "pmd-priority", buf);
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < cfg->n_control_cpus; i++)
+		list_add(buf, sizeof(buf), "%u", cfg->control_cpus[i]);
+	emit(ctx, "control-cores", buf);
 	emit_u32(emit, ctx, "stats-period", cfg->stats_period_s);
 }
 
@@ -955,6 +1071,15 @@ lull_config_usage(const char *prog)
 	       "polling\n"
 	       "                        one sleeps at most --critical-sleep-max-us\n"
 	       "  --critical-sleep-max-us U  that cap (default 0: busy polls)\n"
+	       "Sharing the core:\n"
+	       "  --yield-hz H          every PMD gives its CPU up H times a second, whatever the\n"
+	       "                        load, so kernel work on its core runs (default 0: never;\n"
+	       "                        costs nothing then)\n"
+	       "  --yield-us D          for D us each time (default 10)\n"
+	       "  --pmd-priority P      none, nice:N (-20..19) or fifo:N (1..99; needs sleeping\n"
+	       "                        or --yield-hz on every PMD) (default none)\n"
+	       "  --control-cores LIST  CPUs for every non-PMD thread (main, telemetry, EAL\n"
+	       "                        interrupt thread), e.g. 0 (default: where EAL put them)\n"
 	       "Output:\n"
 	       "  --stats-period S      print stats every S seconds, 0 = only at exit (default 1)\n"
 	       "  -h, --help            this text\n"

@@ -51,6 +51,20 @@ enum lull_wake_kind {
 };
 
 #define LULL_DEFAULT_SLEEP_MAX_US 250
+#define LULL_MAX_CPUS             1024 /**< CPU ids for --control-cores (CPU_SETSIZE) */
+#define LULL_YIELD_MAX_SHARE_US   500000 /**< yield at most half of every second */
+
+/** Scheduling of PMD threads (--pmd-priority). */
+enum lull_prio_kind {
+	LULL_PRIO_NONE, /**< as EAL made them (SCHED_OTHER, nice of the process) */
+	LULL_PRIO_NICE, /**< SCHED_OTHER with nice N, -20..19 */
+	LULL_PRIO_FIFO, /**< SCHED_FIFO with priority N, 1..99 */
+};
+
+struct lull_prio {
+	enum lull_prio_kind kind;
+	int value;
+};
 
 /** Explicit rx-queue to PMD assignment, "port:queue@core". */
 struct lull_rxq_pin {
@@ -106,6 +120,13 @@ struct lull_config {
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
 	uint32_t intr_after_ms; /**< hand over to rx interrupts after this idle; 0 = never */
 	uint32_t hotplug_ports; /**< ports port-add may add at run time (mbufs sized for them) */
+
+	/* Sharing the PMD's core (fwd/isolate). */
+	uint32_t yield_hz;             /**< PMDs give up their CPU this often; 0 = never */
+	uint32_t yield_us;             /**< for this long */
+	struct lull_prio pmd_priority; /**< --pmd-priority */
+	unsigned int control_cpus[LULL_MAX_CPUS]; /**< --control-cores: CPU ids */
+	unsigned int n_control_cpus;              /**< 0 = leave control threads where EAL put them */
 
 	bool help; /**< --help was given: print usage, start nothing */
 
@@ -182,6 +203,9 @@ int lull_config_port_add(
 
 /** Port id is being removed: it and its peer stop being forwarded. */
 void lull_config_port_del(struct lull_config *cfg, uint16_t id);
+
+/** "none", "nice:-20", "fifo:50" into buf. */
+void lull_prio_format(const struct lull_prio *p, char *buf, size_t len);
 
 /** Call emit(ctx, option, value) for every effective setting, in --help order. */
 void lull_config_describe(const struct lull_config *cfg,

@@ -9,8 +9,11 @@
 
 #include <rte_cycles.h>
 #include <rte_dev.h>
+#include <rte_lcore.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
+
+#include "isolate.h"
 
 void
 lull_ctl_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why)
@@ -38,6 +41,61 @@ port_info(const struct lull_fwd *fwd, struct rte_ether_addr *macs, bool *rx_intr
 	}
 }
 
+/* Every PMD's scheduling to p; on a failure the ones done go back to old. */
+static int
+apply_priority(struct lull_fwd *fwd, const struct lull_prio *p, const struct lull_prio *old,
+	bool initial, char *err, size_t errlen)
+{
+	char ignored[128];
+
+	for (unsigned int i = 0; i < fwd->n_launched; i++) {
+		pid_t tid = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire);
+		int ret = lull_isolate_priority(tid, p, initial, err, errlen);
+
+		if (ret < 0) {
+			while (i-- > 0)
+				lull_isolate_priority(
+					atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire),
+					old, false, ignored, sizeof(ignored));
+			return ret;
+		}
+	}
+	if (p->kind == LULL_PRIO_FIFO && fwd->n_launched > 0)
+		lull_isolate_log_rt_throttling();
+	return 0;
+}
+
+int
+lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 1000000};
+	pid_t tids[LULL_MAX_PMDS];
+	unsigned int cpus[LULL_MAX_PMDS];
+	const struct lull_prio none = {LULL_PRIO_NONE, 0};
+	int ret;
+
+	/* each PMD stores its thread id before it acknowledges its first block */
+	for (unsigned int i = 0; i < fwd->n_launched; i++) {
+		for (unsigned int w = 0; w < LULL_CTL_ACK_TIMEOUT_MS &&
+					 atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) == 0;
+			w++)
+			nanosleep(&tick, NULL);
+		tids[i] = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire);
+		cpus[i] = rte_lcore_to_cpu_id((int)fwd->pmds[i]->lcore) >= 0
+				  ? (unsigned int)rte_lcore_to_cpu_id((int)fwd->pmds[i]->lcore)
+				  : 0;
+		if (tids[i] == 0) {
+			snprintf(err, errlen, "PMD on lcore %u did not start within %d ms",
+				fwd->pmds[i]->lcore, LULL_CTL_ACK_TIMEOUT_MS);
+			return -ETIMEDOUT;
+		}
+	}
+	ret = apply_priority(fwd, &fwd->cfg.pmd_priority, &none, true, err, errlen);
+	if (ret == 0)
+		ret = lull_isolate_control(&fwd->cfg, tids, cpus, fwd->n_launched, err, errlen);
+	return ret;
+}
+
 int
 lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
 	char *err, size_t errlen)
@@ -63,6 +121,10 @@ lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const
 		prm[i] = lull_pmd_params_build(
 			cfg, i, fwd->gen + 1, macs, rx_intr, &ret, err, errlen);
 	}
+	if (ret == 0 && memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority,
+				sizeof(cfg->pmd_priority)) != 0)
+		ret = apply_priority(
+			fwd, &cfg->pmd_priority, &fwd->cfg.pmd_priority, false, err, errlen);
 	if (ret < 0) {
 		for (unsigned int i = 0; i < fwd->n_pmds; i++)
 			rte_free(prm[i]);

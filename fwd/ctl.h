@@ -29,6 +29,12 @@
 int lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
 	char *err, size_t errlen);
 
+/**
+ * After the PMDs were launched: wait until each runs, give them their
+ * --pmd-priority and place the control threads (--control-cores).
+ */
+int lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen);
+
 /** `set KEY VALUE`: one run-time setting (see lull_config_settable()). */
 int lull_ctl_set(
 	struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen);

@@ -274,6 +274,8 @@ main(int argc, char **argv)
 		goto end;
 	running = true;
 	ret = lull_telemetry_register(&fwd, err, sizeof(err));
+	if (ret == 0)
+		ret = lull_ctl_started(&fwd, err, sizeof(err));
 	if (ret < 0)
 		goto end;
 	printf("lull: forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops\n",

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <rte_branch_prediction.h>
@@ -58,6 +59,8 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 		goto fail;
 	prm->timer_slack_ns = cfg->timer_slack_ns;
 	prm->drain_us = cfg->drain_us;
+	prm->yield_hz = cfg->yield_hz;
+	prm->yield_us = cfg->yield_us;
 	prm->intr_after_ns =
 		prm->policy.kind != LULL_POLICY_OFF ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
 	for (unsigned int p = 0; p < cfg->n_ports; p++) {
@@ -130,6 +133,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 	atomic_init(&pmd->stop, false);
 	atomic_init(&pmd->next, NULL);
 	atomic_init(&pmd->ack, 0);
+	atomic_init(&pmd->tid, 0);
 	lull_hist_init(&pmd->burst_pkts);
 	lull_hist_init(&pmd->sleep_ns);
 	*ret = lull_pmd_publish(pmd, params, false, 0);
@@ -372,6 +376,31 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
 	if (req_ns >= pmd->max_sleep_ns)
 		lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+	/* a wait as long as the yield already gave the CPU up: the next is due later */
+	if (pmd->yield_period_tsc != 0 && act_ns >= pmd->yield_ns)
+		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
+	return t1_tsc;
+}
+
+/* Housekeeping yield: give the CPU up (nanosleep, whatever the wake backend) so
+ * that kernel work and other threads on this core run. */
+static uint64_t
+yield_cpu(struct lull_pmd *pmd, uint64_t now_tsc)
+{
+	const struct timespec ts = {.tv_sec = (time_t)(pmd->yield_ns / 1000000000),
+		.tv_nsec = (long)(pmd->yield_ns % 1000000000)};
+	uint64_t t1_tsc;
+
+	flush_all(pmd);
+	nanosleep(&ts, NULL);
+	t1_tsc = rte_rdtsc();
+	lull_counter_add(&pmd->stats[LULL_PMD_YIELDS], 1);
+	lull_counter_add(&pmd->stats[LULL_PMD_YIELD_TSC], t1_tsc - now_tsc);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - now_tsc);
+	/* on schedule; after a long stall, a period from now */
+	pmd->next_yield_tsc += pmd->yield_period_tsc;
+	if (pmd->next_yield_tsc <= t1_tsc)
+		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
 	return t1_tsc;
 }
 
@@ -441,6 +470,8 @@ wait_interrupt(struct lull_pmd *pmd)
 	intr_arm(pmd, false);
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	if (pmd->yield_period_tsc != 0) /* the CPU was given up: no yield due yet */
+		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
 	return t1_tsc;
 }
 
@@ -508,6 +539,9 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
 	pmd->intr_ok = pmd->intr_after_ns != 0 && intr_setup(pmd, old == NULL);
+	pmd->yield_period_tsc = prm->yield_hz ? rte_get_tsc_hz() / prm->yield_hz : 0;
+	pmd->yield_ns = (uint64_t)prm->yield_us * 1000;
+	pmd->next_yield_tsc = rte_rdtsc() + pmd->yield_period_tsc;
 	pmd->params = prm;
 	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);
 }
@@ -519,6 +553,7 @@ lull_pmd_run(void *arg)
 	uint64_t prev_tsc, flushed_tsc;
 	unsigned int tick = 0;
 
+	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	prev_tsc = flushed_tsc = rte_rdtsc();
 	for (;;) {
@@ -556,7 +591,7 @@ lull_pmd_run(void *arg)
 			}
 		}
 
-		/* 4. housekeeping tick: stop request, new parameters */
+		/* 4. housekeeping tick: stop request, new parameters, yield */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {
 			const struct lull_pmd_params *next;
 
@@ -567,6 +602,12 @@ lull_pmd_run(void *arg)
 			if (unlikely(next != pmd->params)) {
 				reload(pmd, next);
 				prev_tsc = flushed_tsc = rte_rdtsc();
+			}
+			if (pmd->yield_period_tsc != 0) {
+				uint64_t t_tsc = rte_rdtsc();
+
+				if (t_tsc >= pmd->next_yield_tsc)
+					prev_tsc = flushed_tsc = yield_cpu(pmd, t_tsc);
 			}
 		}
 	}

@@ -50,6 +50,8 @@ enum lull_pmd_stat {
 	LULL_PMD_BUSY_HITS,       /**< iterations in which a burst reached the busy threshold */
 	LULL_PMD_INTR_WAITS,      /**< waits for an rx interrupt */
 	LULL_PMD_INTR_WAKES,      /**< of which ended by an interrupt (not the timeout) */
+	LULL_PMD_YIELDS,          /**< housekeeping yields (--yield-hz) */
+	LULL_PMD_YIELD_TSC,       /**< cycles given up by them (also in SLEEP_TSC) */
 	LULL_PMD_N_STATS,
 };
 
@@ -84,6 +86,8 @@ struct lull_pmd_params {
 	uint64_t intr_after_ns;  /**< 0 = never (or a queue cannot interrupt) */
 	uint32_t timer_slack_ns; /**< nanosleep backend */
 	uint32_t drain_us;
+	uint32_t yield_hz; /**< 0 = never */
+	uint32_t yield_us;
 	unsigned int n_rxqs;
 	struct lull_rxq_conf rxqs[LULL_PMD_MAX_RXQS];
 };
@@ -111,6 +115,9 @@ struct lull_pmd {
 	uint32_t timer_slack_ns;
 	bool intr_ok;           /**< every polled queue can interrupt and is registered */
 	uint64_t intr_after_ns; /**< 0 = never hand over */
+	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping tick */
+	uint64_t yield_ns;
+	uint64_t next_yield_tsc;
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter;
@@ -132,6 +139,7 @@ struct lull_pmd {
 	alignas(64) atomic_bool stop;
 	_Atomic(const struct lull_pmd_params *) next;
 	_Atomic uint64_t ack;
+	_Atomic int tid; /**< dp: w (release) before its first ack; ctl: r for priority */
 
 	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). */
 	struct lull_hist burst_pkts; /**< packets per non-empty rx burst */

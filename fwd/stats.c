@@ -102,6 +102,11 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 			"/%" PRIu64 "/%" PRIu64 "\n",
 			pmd->index, lull_hist_quantile(b, 0.5), lull_hist_quantile(b, 0.9),
 			lull_hist_quantile(b, 0.99), b->max);
+		if (pmd->yield_period_tsc != 0)
+			fprintf(out, "pmd %u: yields %" PRIu64 " (%.1f ms of the CPU given up)\n",
+				pmd->index, lull_counter_read(&c[LULL_PMD_YIELDS]),
+				(double)lull_counter_read(&c[LULL_PMD_YIELD_TSC]) * 1e3 /
+					(double)rte_get_tsc_hz());
 		if (!pmd->sleeping)
 			continue;
 		fprintf(out,

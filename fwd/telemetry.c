@@ -18,12 +18,13 @@
 /* The telemetry callbacks have no user argument: one forwarder per process. */
 static struct lull_fwd *tel_fwd;
 
-/* Errors are a dict {"error": "..."}: a negative return would lose the message. */
+/* A refused command replies with one JSON string, the reason (a success is an
+ * object or an array): a negative return would lose the message, and a dict
+ * value would cut it at 127 characters. */
 static int
 reply_error(struct rte_tel_data *d, const char *msg)
 {
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "error", msg);
+	rte_tel_data_string(d, msg);
 	return 0;
 }
 
@@ -88,6 +89,8 @@ static const struct {
 	{LULL_PMD_BUSY_HITS, "busy_threshold_hits"},
 	{LULL_PMD_INTR_WAITS, "intr_waits"},
 	{LULL_PMD_INTR_WAKES, "intr_wakes"},
+	{LULL_PMD_YIELDS, "yields"},
+	{LULL_PMD_YIELD_TSC, "yield_cycles"},
 };
 
 static void
@@ -225,6 +228,8 @@ cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
 		rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
 		rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
+		rte_tel_data_add_dict_u64(c, "yield_hz", prm->yield_hz);
+		rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
 		rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
 		rte_tel_data_add_dict_u64(c, "generation", prm->gen);
 		rte_tel_data_add_dict_u64(c, "sleeps", sleeps);

@@ -37,6 +37,12 @@ expect_error "--rxq: bad value '17' for net_ring0 (it has at most 16)" \
 	--vdev net_ring0 --vdev net_ring1 -- --rxq 17
 expect_error "EAL: cannot initialise" --bogus-eal-option
 expect_error "--sleep-max-us: bad entry '3:20000'" "${nulls[@]}" -- --sleep-max-us 250,3:20000
+expect_error "--pmd-priority: bad value 'nice:-30'" "${nulls[@]}" -- --pmd-priority nice:-30
+expect_error "--pmd-priority fifo:50: the PMD on lcore 1 busy-polls and would starve" \
+	"${nulls[@]}" -- --pmd-priority fifo:50 --sleep-policy off
+expect_error "--yield-us: bad value '600'" "${nulls[@]}" -- --yield-hz 1000 --yield-us 600
+expect_error "--control-cores: bad value '1000' (this machine has CPUs 0.." \
+	"${nulls[@]}" -- --control-cores 1000
 # a wake backend the CPU lacks is refused by name (only where the CPU lacks it)
 if ! grep -qw waitpkg /proc/cpuinfo; then
 	expect_error "--wake: bad value 'tpause' (this CPU has no WAITPKG" "${nulls[@]}" -- --wake tpause

@@ -451,6 +451,65 @@ emit(void *ctx, const char *key, const char *value)
 	strcat(out, ";");
 }
 
+/* Sharing the core: priority syntax, yield share, fifo only with sleeping or yield. */
+static void
+test_sharing(void **state)
+{
+	static const struct {
+		const char *args;
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{"--pmd-priority nice:-20", 0, NULL},
+		{"--pmd-priority nice:19", 0, NULL},
+		{"--pmd-priority fifo:1 --yield-hz 100", 0, NULL},
+		{"--pmd-priority fifo:50", 0, NULL}, /* the default policy sleeps */
+		{"--pmd-priority nice:-21", -EINVAL, "--pmd-priority: bad value 'nice:-21'"},
+		{"--pmd-priority nice:20", -EINVAL, "bad value 'nice:20'"},
+		{"--pmd-priority nice:-0", -EINVAL, "bad value 'nice:-0'"},
+		{"--pmd-priority fifo:0", -EINVAL, "bad value 'fifo:0'"},
+		{"--pmd-priority fifo:100", -EINVAL, "bad value 'fifo:100'"},
+		{"--pmd-priority rt", -EINVAL, "bad value 'rt'"},
+		{"--pmd-priority fifo:50 --sleep-policy off", -EINVAL,
+			"--pmd-priority fifo:50: the PMD on lcore 1 busy-polls and would starve"},
+		{"--pmd-priority fifo:50 --sleep-max-us 250,1:0", -EINVAL, "lcore 1 busy-polls"},
+		{"--pmd-priority fifo:50 --sleep-policy off --yield-hz 1000", 0, NULL},
+		{"--yield-hz 1000 --yield-us 500", 0, NULL},
+		{"--yield-hz 1000 --yield-us 501", -EINVAL, "--yield-us: bad value '501'"},
+		{"--yield-hz 10001", -ERANGE, "--yield-hz: bad value '10001'"},
+		{"--yield-us 0", -ERANGE, "--yield-us: bad value '0'"},
+		{"--control-cores 0,2-3", 0, NULL},
+		{"--control-cores 1024", -ERANGE, "--control-cores: bad value '1024'"},
+		{"--control-cores x", -EINVAL, "--control-cores: bad value 'x'"},
+	};
+	struct lull_sys sys = sys_with(2, 2);
+	struct lull_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
+
+		if (ret == 0)
+			ret = lull_config_resolve(&cfg, &sys, err, sizeof(err));
+		if (ret != cases[i].ret || (cases[i].msg != NULL && strstr(err, cases[i].msg) == NULL))
+			fail_msg("'%s': got %d '%s', want %d '%s'", cases[i].args, ret, err,
+				cases[i].ret, cases[i].msg ? cases[i].msg : "");
+	}
+	/* at run time too: fifo is refused while a PMD busy-polls, whole */
+	assert_int_equal(parse(&cfg, "--sleep-policy off", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "pmd-priority", "fifo:10", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cfg.pmd_priority.kind, LULL_PRIO_NONE);
+	assert_int_equal(lull_config_set(&cfg, "yield-hz", "100", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "pmd-priority", "fifo:10", err, sizeof(err)), 0);
+	assert_int_equal(cfg.pmd_priority.kind, LULL_PRIO_FIFO);
+	assert_int_equal(cfg.pmd_priority.value, 10);
+	/* and then the yield cannot be turned off under fifo busy polling */
+	assert_int_equal(lull_config_set(&cfg, "yield-hz", "0", err, sizeof(err)), -EINVAL);
+	assert_int_equal(cfg.yield_hz, 100);
+}
+
 static void
 test_describe(void **state)
 {
@@ -484,6 +543,7 @@ main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_port_add_del),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_sharing),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
