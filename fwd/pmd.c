@@ -382,6 +382,7 @@ sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
 	return t1_tsc;
 }
 
+#if LULL_YIELD
 /* Housekeeping yield: give the CPU up (nanosleep, whatever the wake backend) so
  * that kernel work and other threads on this core run. */
 static uint64_t
@@ -403,6 +404,7 @@ yield_cpu(struct lull_pmd *pmd, uint64_t now_tsc)
 		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
 	return t1_tsc;
 }
+#endif
 
 /* Register the rx queues with this thread's epoll; false when one cannot interrupt.
  * intr_teardown() undoes it (intr_ok keeps saying whether it was on, for the stats). */
@@ -603,12 +605,14 @@ lull_pmd_run(void *arg)
 				reload(pmd, next);
 				prev_tsc = flushed_tsc = rte_rdtsc();
 			}
+#if LULL_YIELD /* -Dyield=false: the build bench/isolation compares against */
 			if (pmd->yield_period_tsc != 0) {
 				uint64_t t_tsc = rte_rdtsc();
 
 				if (t_tsc >= pmd->next_yield_tsc)
 					prev_tsc = flushed_tsc = yield_cpu(pmd, t_tsc);
 			}
+#endif
 		}
 	}
 	drain(pmd);

@@ -26,7 +26,10 @@ gen_report_row(const struct gen *g, unsigned int i, struct gen_report_row *r)
 	r->bad_cksum = ps->bad_cksum;
 	r->min_us = h->count ? (double)h->min / 1e3 : 0;
 	r->avg_us = lull_hist_mean(h) / 1e3;
+	r->p25_us = (double)lull_hist_quantile(h, 0.25) / 1e3;
 	r->p50_us = (double)lull_hist_quantile(h, 0.50) / 1e3;
+	r->p75_us = (double)lull_hist_quantile(h, 0.75) / 1e3;
+	r->stddev_us = lull_hist_stddev(h) / 1e3;
 	r->p90_us = (double)lull_hist_quantile(h, 0.90) / 1e3;
 	r->p99_us = (double)lull_hist_quantile(h, 0.99) / 1e3;
 	r->p999_us = (double)lull_hist_quantile(h, 0.999) / 1e3;
@@ -96,12 +99,13 @@ gen_report_json(FILE *out, const struct gen *g)
 			", \"lost\": %" PRIu64 ", \"loss_pct\": %.6f, \"dup\": %" PRIu64
 			", \"reordered\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"skipped\": %" PRIu64
 			", \"bad_cksum\": %" PRIu64 ", \"lat_us\": {\"min\": %.3f, \"avg\": %.3f, "
-			"\"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f, \"p99.9\": %.3f, \"max\": %.3f}, "
+			"\"p25\": %.3f, \"p50\": %.3f, \"p75\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
+			"\"p99.9\": %.3f, \"max\": %.3f, \"stddev\": %.3f}, "
 			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}}",
 			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx,
 			r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum,
-			r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us,
-			r.late_p50_us, r.late_p99_us, r.late_max_us);
+			r.min_us, r.avg_us, r.p25_us, r.p50_us, r.p75_us, r.p90_us, r.p99_us, r.p999_us,
+			r.max_us, r.stddev_us, r.late_p50_us, r.late_p99_us, r.late_max_us);
 	}
 	fprintf(out, "\n]}\n");
 }

@@ -20,6 +20,7 @@ struct gen_report_row {
 	uint64_t tx, rx, lost, dup, reordered, refused, skipped, bad_cksum;
 	double loss_pct;
 	double min_us, avg_us, p50_us, p90_us, p99_us, p999_us, max_us;
+	double p25_us, p75_us, stddev_us;
 	double late_p50_us, late_p99_us, late_max_us; /**< send start after its deadline */
 };
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "hist.h"
 
+#include <math.h>
 #include <string.h>
 
 void
@@ -47,7 +48,10 @@ lull_hist_add(struct lull_hist *h, uint64_t v)
 
 	STORE(h->buckets[b], h->buckets[b] + 1);
 	STORE(h->count, h->count + 1);
+	double sq = h->sum_sq + (double)v * (double)v;
+
 	STORE(h->sum, sum);
+	__atomic_store(&h->sum_sq, &sq, __ATOMIC_RELAXED);
 	if (v < h->min)
 		STORE(h->min, v);
 	if (v > h->max)
@@ -63,6 +67,7 @@ lull_hist_snapshot(struct lull_hist *dst, const struct lull_hist *src)
 		dst->count += dst->buckets[i]; /* consistent with the buckets as read */
 	}
 	dst->sum = LOAD(src->sum);
+	__atomic_load(&src->sum_sq, &dst->sum_sq, __ATOMIC_RELAXED);
 	dst->min = LOAD(src->min);
 	dst->max = LOAD(src->max);
 }
@@ -84,6 +89,7 @@ lull_hist_sub(struct lull_hist *h, const struct lull_hist *base)
 		}
 	}
 	h->sum = h->sum > base->sum ? h->sum - base->sum : 0;
+	h->sum_sq = h->sum_sq > base->sum_sq ? h->sum_sq - base->sum_sq : 0;
 	if (lo < 0) {
 		h->min = UINT64_MAX;
 		h->max = 0;
@@ -104,6 +110,7 @@ lull_hist_merge(struct lull_hist *dst, const struct lull_hist *src)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
 	dst->sum = dst->sum + src->sum < dst->sum ? UINT64_MAX : dst->sum + src->sum;
+	dst->sum_sq += src->sum_sq;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -142,4 +149,16 @@ double
 lull_hist_mean(const struct lull_hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+double
+lull_hist_stddev(const struct lull_hist *h)
+{
+	double mean, var;
+
+	if (h->count < 2)
+		return 0;
+	mean = (double)h->sum / (double)h->count;
+	var = h->sum_sq / (double)h->count - mean * mean;
+	return var > 0 ? sqrt(var) : 0;
 }

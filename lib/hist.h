@@ -20,6 +20,7 @@
 struct lull_hist {
 	uint64_t count;
 	uint64_t sum; /**< saturates at UINT64_MAX */
+	double sum_sq; /**< sum of squares, for the standard deviation */
 	uint64_t min;
 	uint64_t max;
 	uint64_t buckets[LULL_HIST_BUCKETS];
@@ -61,5 +62,8 @@ uint64_t lull_hist_quantile(const struct lull_hist *h, double q);
 
 /** Mean, 0 for an empty histogram. */
 double lull_hist_mean(const struct lull_hist *h);
+
+/** Population standard deviation, 0 for fewer than two values. */
+double lull_hist_stddev(const struct lull_hist *h);
 
 #endif /* LULL_HIST_H */
