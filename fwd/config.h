@@ -51,7 +51,7 @@ enum lull_wake_kind {
 };
 
 #define LULL_DEFAULT_SLEEP_MAX_US 250
-#define LULL_MAX_CPUS             1024 /**< CPU ids for --control-cores (CPU_SETSIZE) */
+#define LULL_MAX_CPUS             1024   /**< CPU ids for --control-cores (CPU_SETSIZE) */
 #define LULL_YIELD_MAX_SHARE_US   500000 /**< yield at most half of every second */
 
 /** Scheduling of PMD threads (--pmd-priority). */
@@ -126,7 +126,7 @@ struct lull_config {
 	uint32_t yield_us;             /**< for this long */
 	struct lull_prio pmd_priority; /**< --pmd-priority */
 	unsigned int control_cpus[LULL_MAX_CPUS]; /**< --control-cores: CPU ids */
-	unsigned int n_control_cpus;              /**< 0 = leave control threads where EAL put them */
+	unsigned int n_control_cpus; /**< 0 = leave control threads where EAL put them */
 
 	bool help; /**< --help was given: print usage, start nothing */
 

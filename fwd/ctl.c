@@ -54,8 +54,8 @@ apply_priority(struct lull_fwd *fwd, const struct lull_prio *p, const struct lul
 
 		if (ret < 0) {
 			while (i-- > 0)
-				lull_isolate_priority(
-					atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire),
+				lull_isolate_priority(atomic_load_explicit(&fwd->pmds[i]->tid,
+							      memory_order_acquire),
 					old, false, ignored, sizeof(ignored));
 			return ret;
 		}
@@ -76,8 +76,9 @@ lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen)
 
 	/* each PMD stores its thread id before it acknowledges its first block */
 	for (unsigned int i = 0; i < fwd->n_launched; i++) {
-		for (unsigned int w = 0; w < LULL_CTL_ACK_TIMEOUT_MS &&
-					 atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) == 0;
+		for (unsigned int w = 0;
+			w < LULL_CTL_ACK_TIMEOUT_MS &&
+			atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) == 0;
 			w++)
 			nanosleep(&tick, NULL);
 		tids[i] = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire);
@@ -121,8 +122,8 @@ lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const
 		prm[i] = lull_pmd_params_build(
 			cfg, i, fwd->gen + 1, macs, rx_intr, &ret, err, errlen);
 	}
-	if (ret == 0 && memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority,
-				sizeof(cfg->pmd_priority)) != 0)
+	if (ret == 0 &&
+		memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority, sizeof(cfg->pmd_priority)) != 0)
 		ret = apply_priority(
 			fwd, &cfg->pmd_priority, &fwd->cfg.pmd_priority, false, err, errlen);
 	if (ret < 0) {

@@ -11,8 +11,7 @@
 #include <unistd.h>
 
 int
-lull_isolate_priority(pid_t tid, const struct lull_prio *p, bool initial, char *err,
-	size_t errlen)
+lull_isolate_priority(pid_t tid, const struct lull_prio *p, bool initial, char *err, size_t errlen)
 {
 	struct sched_param sp = {.sched_priority = 0};
 	char text[32];
@@ -27,15 +26,16 @@ lull_isolate_priority(pid_t tid, const struct lull_prio *p, bool initial, char *
 	} else {
 		ret = sched_setscheduler(tid, SCHED_OTHER, &sp);
 		if (ret == 0)
-			ret = setpriority(PRIO_PROCESS, (id_t)tid,
-				p->kind == LULL_PRIO_NICE ? p->value : 0);
+			ret = setpriority(
+				PRIO_PROCESS, (id_t)tid, p->kind == LULL_PRIO_NICE ? p->value : 0);
 	}
 	if (ret < 0) {
 		int e = errno;
 
 		snprintf(err, errlen, "--pmd-priority: cannot set '%s' on thread %d: %s%s", text,
 			(int)tid, strerror(e),
-			e == EPERM ? " (needs root or CAP_SYS_NICE, and for fifo an RT budget)" : "");
+			e == EPERM ? " (needs root or CAP_SYS_NICE, and for fifo an RT budget)"
+				   : "");
 		return -e;
 	}
 	return 0;
@@ -58,7 +58,8 @@ cpus_text(const cpu_set_t *set, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int c = 0; c < CPU_SETSIZE && used + 8 < len; c++)
 		if (CPU_ISSET(c, set))
-			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+			used += (size_t)snprintf(
+				buf + used, len - used, "%s%d", used ? "," : "", c);
 }
 
 int

@@ -21,8 +21,8 @@
  *
  * @return 0, or a negative errno with a message naming the value in err.
  */
-int lull_isolate_priority(pid_t tid, const struct lull_prio *p, bool initial, char *err,
-	size_t errlen);
+int lull_isolate_priority(
+	pid_t tid, const struct lull_prio *p, bool initial, char *err, size_t errlen);
 
 /**
  * Pin every thread of this process except the PMDs (pmd_tids) to the CPUs of

@@ -113,8 +113,8 @@ struct lull_pmd {
 	double ns_per_tsc;
 	uint64_t max_sleep_ns;
 	uint32_t timer_slack_ns;
-	bool intr_ok;           /**< every polled queue can interrupt and is registered */
-	uint64_t intr_after_ns; /**< 0 = never hand over */
+	bool intr_ok;              /**< every polled queue can interrupt and is registered */
+	uint64_t intr_after_ns;    /**< 0 = never hand over */
 	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping tick */
 	uint64_t yield_ns;
 	uint64_t next_yield_tsc;

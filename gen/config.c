@@ -99,8 +99,7 @@ num(int opt, const char *arg, uint32_t min, uint32_t max, uint32_t *out, char *e
 }
 
 static int
-num16(int opt, const char *arg, uint32_t min, uint32_t max, uint16_t *out, char *err,
-	size_t errlen)
+num16(int opt, const char *arg, uint32_t min, uint32_t max, uint16_t *out, char *err, size_t errlen)
 {
 	uint32_t v;
 	int ret = num(opt, arg, min, max, &v, err, errlen);
@@ -129,7 +128,8 @@ ip(int opt, const char *arg, uint32_t *out, char *err, size_t errlen)
 		*out = ntohl(a.s_addr);
 		return 0;
 	}
-	snprintf(err, errlen, "--%s: bad value '%s' (expected an IPv4 address)", opt_name(opt), arg);
+	snprintf(
+		err, errlen, "--%s: bad value '%s' (expected an IPv4 address)", opt_name(opt), arg);
 	return -EINVAL;
 }
 
@@ -217,11 +217,13 @@ gen_config_usage(const char *prog)
 	       "  --profile LIST      phases, comma-separated (default rate:10k:5s):\n"
 	       "                        idle:T  rate:R:T  poisson:R:T  burst:N/P:T\n"
 	       "                        onoff:R:ON/OFF:T  max:T\n"
-	       "                      R = packets/s (10k, 1.5M), T/P/ON/OFF = time (5s, 100ms, 250us)\n"
+	       "                      R = packets/s (10k, 1.5M), T/P/ON/OFF = time (5s, 100ms, "
+	       "250us)\n"
 	       "  --size N            frame bytes without the 4-byte FCS, %d..%d (default %d;\n"
 	       "                      as testpmd --txpkts; 1514 is a 1518-byte frame on the wire)\n"
 	       "  --flows N           distinct UDP source ports (default 1)\n"
-	       "  --src-mac MAC       (default: the tx port's MAC)   --dst-mac MAC (02:00:00:00:00:01)\n"
+	       "  --src-mac MAC       (default: the tx port's MAC)   --dst-mac MAC "
+	       "(02:00:00:00:00:01)\n"
 	       "  --src-ip IP         (default 198.18.0.1)           --dst-ip IP   (198.19.0.1)\n"
 	       "  --udp-src PORT      first UDP source port (1024)   --udp-dst PORT (1234)\n"
 	       "Ports:\n"

@@ -12,27 +12,27 @@
 
 #include "profile.h"
 
-#define GEN_MIN_SIZE 64   /**< frame bytes without FCS: headers (42) + stamp (22) */
-#define GEN_MAX_SIZE 1514 /**< a 1518-byte frame on the wire, with FCS */
+#define GEN_MIN_SIZE  64   /**< frame bytes without FCS: headers (42) + stamp (22) */
+#define GEN_MAX_SIZE  1514 /**< a 1518-byte frame on the wire, with FCS */
 #define GEN_MAX_BURST 256
-#define GEN_NO_PORT 0xffff
+#define GEN_NO_PORT   0xffff
 
 struct gen_config {
 	struct lull_profile profile;
-	uint16_t size;         /**< frame length without FCS */
-	uint32_t flows;        /**< distinct UDP source ports */
-	uint8_t src_mac[6];    /**< all zero = the tx port's MAC */
+	uint16_t size;      /**< frame length without FCS */
+	uint32_t flows;     /**< distinct UDP source ports */
+	uint8_t src_mac[6]; /**< all zero = the tx port's MAC */
 	uint8_t dst_mac[6];
 	uint32_t src_ip;       /**< host order */
 	uint32_t dst_ip;       /**< host order */
 	uint16_t udp_src_base; /**< first UDP source port; flow f uses base + f */
 	uint16_t udp_dst;
-	uint16_t tx_port;      /**< GEN_NO_PORT until resolved */
-	uint16_t rx_port;      /**< GEN_NO_PORT until resolved */
-	uint16_t burst;        /**< most packets per tx_burst / rx_burst */
-	uint32_t max_lag_us;   /**< bounded catch-up of the pacer */
-	uint32_t drain_ms;     /**< wait for late packets after the last phase */
-	uint32_t progress_ms;  /**< live progress period on stderr, 0 = off */
+	uint16_t tx_port;     /**< GEN_NO_PORT until resolved */
+	uint16_t rx_port;     /**< GEN_NO_PORT until resolved */
+	uint16_t burst;       /**< most packets per tx_burst / rx_burst */
+	uint32_t max_lag_us;  /**< bounded catch-up of the pacer */
+	uint32_t drain_ms;    /**< wait for late packets after the last phase */
+	uint32_t progress_ms; /**< live progress period on stderr, 0 = off */
 	uint32_t mbufs;
 	uint16_t run_id;       /**< 0 = random */
 	const char *json_path; /**< NULL = none, "-" = stdout */

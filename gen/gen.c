@@ -97,11 +97,11 @@ progress(const struct gen *g, unsigned int i, uint64_t now_tsc, uint64_t *last_t
 	const struct lull_phase *ph = &g->cfg->profile.phases[i];
 	double dt_s = (double)(now_tsc - *last_tsc) / (double)g->tsc_hz;
 
-	fprintf(stderr, "[phase %u/%u %s] %.1f/%.1f s  tx %.0f pps  rx %.0f pps  lost %" PRId64 "\n",
-		i + 1, g->cfg->profile.n, ph->text,
-		(double)(now_tsc - ps->start_tsc) / (double)g->tsc_hz, (double)ph->duration_ns / 1e9,
-		(double)(ps->tx - *last_tx) / dt_s, (double)(ps->rx - *last_rx) / dt_s,
-		(int64_t)(ps->tx - ps->rx));
+	fprintf(stderr,
+		"[phase %u/%u %s] %.1f/%.1f s  tx %.0f pps  rx %.0f pps  lost %" PRId64 "\n", i + 1,
+		g->cfg->profile.n, ph->text, (double)(now_tsc - ps->start_tsc) / (double)g->tsc_hz,
+		(double)ph->duration_ns / 1e9, (double)(ps->tx - *last_tx) / dt_s,
+		(double)(ps->rx - *last_rx) / dt_s, (int64_t)(ps->tx - ps->rx));
 	*last_tsc = now_tsc;
 	*last_tx = ps->tx;
 	*last_rx = ps->rx;
@@ -128,7 +128,8 @@ run_phase(struct gen *g, unsigned int i)
 		now_tsc = rte_rdtsc();
 		now_ns = (uint64_t)((double)(now_tsc - start_tsc) * g->ns_per_tsc);
 		/* deadlines at or after the phase's end belong to no one */
-		if (now_ns >= ph->duration_ns || atomic_load_explicit(g->quit, memory_order_relaxed))
+		if (now_ns >= ph->duration_ns ||
+			atomic_load_explicit(g->quit, memory_order_relaxed))
 			break;
 		deadline_ns = lull_pace_next_ns(&pace); /* 0: a burst goes on, or max */
 		due = lull_pace_due(&pace, now_ns, g->cfg->burst);
@@ -150,8 +151,7 @@ gen_run(struct gen *g)
 	uint64_t drain_tsc;
 
 	lull_seqwin_init(&g->seqwin);
-	for (unsigned int i = 0; i < g->cfg->profile.n; i++)
-	{
+	for (unsigned int i = 0; i < g->cfg->profile.n; i++) {
 		lull_hist_init(&g->phases[i].rtt_ns);
 		lull_hist_init(&g->phases[i].late_ns);
 	}

@@ -19,16 +19,16 @@
 #include "seqwin.h"
 
 struct gen_phase_stats {
-	uint64_t tx;          /**< packets the port accepted */
-	uint64_t tx_refused;  /**< packets the port refused (freed, not sent) */
-	uint64_t skipped;     /**< dropped from the schedule by the catch-up bound */
-	uint64_t rx;          /**< first arrivals of this phase's packets */
+	uint64_t tx;         /**< packets the port accepted */
+	uint64_t tx_refused; /**< packets the port refused (freed, not sent) */
+	uint64_t skipped;    /**< dropped from the schedule by the catch-up bound */
+	uint64_t rx;         /**< first arrivals of this phase's packets */
 	uint64_t dup;
-	uint64_t reordered;   /**< first arrivals after a newer packet */
+	uint64_t reordered; /**< first arrivals after a newer packet */
 	uint64_t bad_cksum;
 	uint64_t start_tsc;
 	uint64_t end_tsc;
-	struct lull_hist rtt_ns; /**< round-trip time of every first arrival */
+	struct lull_hist rtt_ns;  /**< round-trip time of every first arrival */
 	struct lull_hist late_ns; /**< how late each send started after its deadline */
 };
 
@@ -43,9 +43,9 @@ struct gen {
 	const atomic_bool *quit; /**< set by the signal handler: stop early */
 	struct gen_tmpl tmpl;
 	uint64_t seq;
-	uint64_t foreign;     /**< frames that are not ours (other traffic, other runs) */
-	uint64_t too_old;     /**< ours but older than the sequence window */
-	unsigned int n_done;  /**< phases run (fewer than the profile when stopped early) */
+	uint64_t foreign;    /**< frames that are not ours (other traffic, other runs) */
+	uint64_t too_old;    /**< ours but older than the sequence window */
+	unsigned int n_done; /**< phases run (fewer than the profile when stopped early) */
 	struct lull_seqwin seqwin;
 	struct gen_phase_stats phases[LULL_MAX_PHASES];
 };

@@ -152,11 +152,12 @@ main(int argc, char **argv)
 		if (ret < 0)
 			goto end;
 	}
-	g.pool = rte_pktmbuf_pool_create("gen_mbufs", cfg.mbufs, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	g.pool = rte_pktmbuf_pool_create(
+		"gen_mbufs", cfg.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (g.pool == NULL) {
-		snprintf(err, sizeof(err), "--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
-			cfg.mbufs, rte_strerror(rte_errno));
+		snprintf(err, sizeof(err),
+			"--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)", cfg.mbufs,
+			rte_strerror(rte_errno));
 		goto end;
 	}
 	RTE_ETH_FOREACH_DEV(id)
@@ -172,7 +173,8 @@ main(int argc, char **argv)
 		goto end;
 	}
 	gen_tmpl_init(&g.tmpl, &cfg, g.run_id, &ports[g.tx_port].mac);
-	printf("lull-gen: run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port %u\n",
+	printf("lull-gen: run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port "
+	       "%u\n",
 		g.run_id, cfg.profile.n, cfg.size, cfg.flows, g.tx_port, g.rx_port);
 	gen_run(&g);
 	if (write_results(&g, err, sizeof(err)) == 0)

@@ -18,7 +18,7 @@ static inline struct rte_udp_hdr *
 udp_of(uint8_t *frame)
 {
 	return (struct rte_udp_hdr *)(frame + sizeof(struct rte_ether_hdr) +
-		sizeof(struct rte_ipv4_hdr));
+				      sizeof(struct rte_ipv4_hdr));
 }
 
 void

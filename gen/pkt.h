@@ -26,7 +26,8 @@ struct gen_stamp {
 	uint64_t tsc;
 } __rte_packed;
 
-#define GEN_HDR_LEN   (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+#define GEN_HDR_LEN                                                                                \
+	(sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
 #define GEN_STAMP_OFF GEN_HDR_LEN
 
 struct gen_tmpl {
@@ -34,7 +35,8 @@ struct gen_tmpl {
 	uint16_t len;
 	uint16_t udp_src_base;
 	uint32_t flows;
-	uint32_t udp_sum; /**< raw one's-complement sum of the template's UDP segment + pseudo header */
+	uint32_t udp_sum; /**< raw one's-complement sum of the template's UDP segment + pseudo
+			     header */
 };
 
 /** Build the template for frames from src_mac (cfg's src MAC when set). */

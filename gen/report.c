@@ -57,7 +57,9 @@ gen_report_table(FILE *out, const struct gen *g)
 {
 	fprintf(out, "\nlull-gen run %u: %u-byte frames, tx port %u, rx port %u\n", g->run_id,
 		g->cfg->size, g->tx_port, g->rx_port);
-	fprintf(out, "%-3s %-24s %6s %9s %9s %9s %11s %11s %8s %7s %4s %5s %8s %8s %8s %8s %8s %8s %8s\n",
+	fprintf(out,
+		"%-3s %-24s %6s %9s %9s %9s %11s %11s %8s %7s %4s %5s %8s %8s %8s %8s %8s %8s "
+		"%8s\n",
 		"#", "phase", "secs", "offered", "tx-pps", "rx-pps", "sent", "received", "lost",
 		"loss-%", "dup", "reord", "min-us", "avg-us", "p50-us", "p90-us", "p99-us",
 		"p99.9-us", "max-us");
@@ -69,15 +71,18 @@ gen_report_table(FILE *out, const struct gen *g)
 		rate_text(offered, sizeof(offered), r.offered_pps);
 		rate_text(tx, sizeof(tx), r.tx_pps);
 		rate_text(rx, sizeof(rx), r.rx_pps);
-		fprintf(out, "%-3u %-24.24s %6.2f %9s %9s %9s %11" PRIu64 " %11" PRIu64 " %8" PRIu64
-			     " %7.3f %4" PRIu64 " %5" PRIu64
-			     " %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-			r.phase, r.text, r.secs, offered, tx, rx, r.tx, r.rx, r.lost, r.loss_pct, r.dup,
-			r.reordered, r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us,
-			r.max_us);
-		fprintf(out, "    tx late p50/p99/max %.1f/%.1f/%.1f us; refused by the port %" PRIu64
-			     ", skipped by the catch-up bound %" PRIu64 ", bad checksums %" PRIu64 "\n",
-			r.late_p50_us, r.late_p99_us, r.late_max_us, r.refused, r.skipped, r.bad_cksum);
+		fprintf(out,
+			"%-3u %-24.24s %6.2f %9s %9s %9s %11" PRIu64 " %11" PRIu64 " %8" PRIu64
+			" %7.3f %4" PRIu64 " %5" PRIu64
+			" %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+			r.phase, r.text, r.secs, offered, tx, rx, r.tx, r.rx, r.lost, r.loss_pct,
+			r.dup, r.reordered, r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us,
+			r.p999_us, r.max_us);
+		fprintf(out,
+			"    tx late p50/p99/max %.1f/%.1f/%.1f us; refused by the port %" PRIu64
+			", skipped by the catch-up bound %" PRIu64 ", bad checksums %" PRIu64 "\n",
+			r.late_p50_us, r.late_p99_us, r.late_max_us, r.refused, r.skipped,
+			r.bad_cksum);
 	}
 	fprintf(out, "foreign frames %" PRIu64 ", too old to judge %" PRIu64 "\n", g->foreign,
 		g->too_old);
@@ -86,26 +91,31 @@ gen_report_table(FILE *out, const struct gen *g)
 void
 gen_report_json(FILE *out, const struct gen *g)
 {
-	fprintf(out, "{\"run_id\": %u, \"size\": %u, \"foreign\": %" PRIu64 ", \"too_old\": %" PRIu64
-		     ", \"phases\": [",
+	fprintf(out,
+		"{\"run_id\": %u, \"size\": %u, \"foreign\": %" PRIu64 ", \"too_old\": %" PRIu64
+		", \"phases\": [",
 		g->run_id, g->cfg->size, g->foreign, g->too_old);
 	for (unsigned int i = 0; i < g->n_done; i++) {
 		struct gen_report_row r;
 
 		gen_report_row(g, i, &r);
 		fprintf(out,
-			"%s\n  {\"phase\": %u, \"profile\": \"%s\", \"secs\": %.6f, \"offered_pps\": %.3f, "
-			"\"tx_pps\": %.3f, \"rx_pps\": %.3f, \"sent\": %" PRIu64 ", \"received\": %" PRIu64
-			", \"lost\": %" PRIu64 ", \"loss_pct\": %.6f, \"dup\": %" PRIu64
-			", \"reordered\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"skipped\": %" PRIu64
+			"%s\n  {\"phase\": %u, \"profile\": \"%s\", \"secs\": %.6f, "
+			"\"offered_pps\": %.3f, "
+			"\"tx_pps\": %.3f, \"rx_pps\": %.3f, \"sent\": %" PRIu64
+			", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
+			", \"loss_pct\": %.6f, \"dup\": %" PRIu64 ", \"reordered\": %" PRIu64
+			", \"refused\": %" PRIu64 ", \"skipped\": %" PRIu64
 			", \"bad_cksum\": %" PRIu64 ", \"lat_us\": {\"min\": %.3f, \"avg\": %.3f, "
-			"\"p25\": %.3f, \"p50\": %.3f, \"p75\": %.3f, \"p90\": %.3f, \"p99\": %.3f, "
+			"\"p25\": %.3f, \"p50\": %.3f, \"p75\": %.3f, \"p90\": %.3f, \"p99\": "
+			"%.3f, "
 			"\"p99.9\": %.3f, \"max\": %.3f, \"stddev\": %.3f}, "
 			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}}",
-			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx,
-			r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum,
-			r.min_us, r.avg_us, r.p25_us, r.p50_us, r.p75_us, r.p90_us, r.p99_us, r.p999_us,
-			r.max_us, r.stddev_us, r.late_p50_us, r.late_p99_us, r.late_max_us);
+			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps,
+			r.tx, r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped,
+			r.bad_cksum, r.min_us, r.avg_us, r.p25_us, r.p50_us, r.p75_us, r.p90_us,
+			r.p99_us, r.p999_us, r.max_us, r.stddev_us, r.late_p50_us, r.late_p99_us,
+			r.late_max_us);
 	}
 	fprintf(out, "\n]}\n");
 }
@@ -121,11 +131,12 @@ gen_report_csv(FILE *out, const struct gen *g)
 
 		gen_report_row(g, i, &r);
 		fprintf(out,
-			"%u,%s,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-			r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx, r.rx, r.lost,
-			r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum, r.min_us,
-			r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us, r.late_p50_us,
-			r.late_p99_us, r.late_max_us);
+			"%u,%s,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx, r.rx,
+			r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum,
+			r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us,
+			r.late_p50_us, r.late_p99_us, r.late_max_us);
 	}
 }

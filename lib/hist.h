@@ -19,7 +19,7 @@
 
 struct lull_hist {
 	uint64_t count;
-	uint64_t sum; /**< saturates at UINT64_MAX */
+	uint64_t sum;  /**< saturates at UINT64_MAX */
 	double sum_sq; /**< sum of squares, for the standard deviation */
 	uint64_t min;
 	uint64_t max;

@@ -492,14 +492,16 @@ test_sharing(void **state)
 
 		if (ret == 0)
 			ret = lull_config_resolve(&cfg, &sys, err, sizeof(err));
-		if (ret != cases[i].ret || (cases[i].msg != NULL && strstr(err, cases[i].msg) == NULL))
+		if (ret != cases[i].ret ||
+			(cases[i].msg != NULL && strstr(err, cases[i].msg) == NULL))
 			fail_msg("'%s': got %d '%s', want %d '%s'", cases[i].args, ret, err,
 				cases[i].ret, cases[i].msg ? cases[i].msg : "");
 	}
 	/* at run time too: fifo is refused while a PMD busy-polls, whole */
 	assert_int_equal(parse(&cfg, "--sleep-policy off", err, sizeof(err)), 0);
 	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	assert_int_equal(lull_config_set(&cfg, "pmd-priority", "fifo:10", err, sizeof(err)), -EINVAL);
+	assert_int_equal(
+		lull_config_set(&cfg, "pmd-priority", "fifo:10", err, sizeof(err)), -EINVAL);
 	assert_int_equal(cfg.pmd_priority.kind, LULL_PRIO_NONE);
 	assert_int_equal(lull_config_set(&cfg, "yield-hz", "100", err, sizeof(err)), 0);
 	assert_int_equal(lull_config_set(&cfg, "pmd-priority", "fifo:10", err, sizeof(err)), 0);
