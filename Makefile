@@ -43,7 +43,7 @@ run: build
 	./scripts/run-demo.sh
 
 bench: build
-	./bench/throughput
+	./bench/report
 
 format:
 	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] tests/unit/*.c tests/fuzz/*.c

@@ -110,12 +110,19 @@ gen_report_json(FILE *out, const struct gen *g)
 			"\"p25\": %.3f, \"p50\": %.3f, \"p75\": %.3f, \"p90\": %.3f, \"p99\": "
 			"%.3f, "
 			"\"p99.9\": %.3f, \"max\": %.3f, \"stddev\": %.3f}, "
-			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}}",
+			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, ",
 			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps,
 			r.tx, r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped,
 			r.bad_cksum, r.min_us, r.avg_us, r.p25_us, r.p50_us, r.p75_us, r.p90_us,
 			r.p99_us, r.p999_us, r.max_us, r.stddev_us, r.late_p50_us, r.late_p99_us,
 			r.late_max_us);
+		/* the round trip at every percentile 0..100, then p99.9: a CDF to plot */
+		fprintf(out, "\"lat_cdf_us\": [");
+		for (unsigned int q = 0; q <= 100; q++)
+			fprintf(out, "%s%.3f", q ? ", " : "",
+				(double)lull_hist_quantile(&g->phases[i].rtt_ns, q / 100.0) / 1e3);
+		fprintf(out, ", %.3f]}",
+			(double)lull_hist_quantile(&g->phases[i].rtt_ns, 0.999) / 1e3);
 	}
 	fprintf(out, "\n]}\n");
 }

@@ -1,50 +1,18 @@
 #!/usr/bin/env bash
-# make run: lull between two memif ports, with dpdk-testpmd (flowgen: makes
-# 64-byte UDP packets and takes back what lull forwards) as the traffic source
-# on the other core. Prints lull's live stats; stops after DURATION seconds
-# (default 20; 0 = until Ctrl-C) and cleans up everything it started.
+# make run: what lull is for, in about two minutes. lull forwards between two
+# memif ports (its PMD on CPU 1) while lull-gen (CPU 0) offers the same load
+# profile twice - idle, light (10 kpps), moderate (100 kpps), heavy (1 Mpps),
+# bursts (1000 packets every 100 ms), idle - first with busy polling
+# (--sleep-policy off), then with lull's default power saving (rate). Prints one
+# table (CPU %, idle-state residency, watts where RAPL exists, latency, loss)
+# and writes the report (markdown, CSV, PNG plots) to the folder it names.
+# Ctrl-C stops it and cleans up everything it started.
+#   SECS=N (default 8) seconds per load; OUT=DIR for the report.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-LULL=${LULL:-$here/build/fwd/lull}
-TESTPMD=${TESTPMD:-dpdk-testpmd}
-DURATION=${DURATION:-20}
-
-dir=$(mktemp -d /tmp/lull-demo.XXXXXX)
-id="demo$$"
-pids=()
-cleanup() {
-	trap - EXIT INT TERM
-	for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null || true
-	done
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'echo; echo "demo: interrupted, cleaning up"; exit 130' INT TERM
-
-eal=(--no-huge --no-pci --log-level=lib.eal:error)
-memif() { echo "net_memif$1,role=$2,socket=$dir/$1.sock,socket-abstract=no"; }
-
-echo "demo: lull (PMD on lcore 1) <-memif-> dpdk-testpmd flowgen (lcore 0)"
-"$LULL" -l 0,1 -m 512 "${eal[@]}" --file-prefix="$id-lull" \
-	--vdev "$(memif 0 server)" --vdev "$(memif 1 server)" -- --stats-period 2 </dev/null &
-lull_pid=$!
-pids+=("$lull_pid")
-sleep 1
-"$TESTPMD" -l 1,0 --main-lcore 1 -m 512 "${eal[@]}" --file-prefix="$id-gen" \
-	--vdev "$(memif 0 client)" --vdev "$(memif 1 client)" \
-	-- --forward-mode=flowgen --nb-cores=1 --total-num-mbufs=32768 --txpkts=64 \
-	--auto-start --stats-period 3600 </dev/null >"$dir/testpmd.log" 2>&1 &
-pids+=("$!")
-if [ "$DURATION" -gt 0 ]; then
-	echo "demo: running for $DURATION s (DURATION=0 runs until Ctrl-C)"
-	sleep "$DURATION"
-else
-	wait "$lull_pid"
-fi
-# lull first: DPDK 22.11's net_memif can crash the side that still polls while
-# its peer disconnects, and lull's final stats are the point of the demo.
-kill -INT "$lull_pid" 2>/dev/null || true
-wait "$lull_pid" || true
+export CONFIGS="off rate"
+export LOADS="idle rate:10k rate:100k rate:1M burst:1000/100ms idle"
+export TITLE="make run: busy polling (off) against lull's default power saving (rate)"
+export CMD="make run"
+export OUT=${OUT:-$here/bench/out/run-$(date +%Y%m%d-%H%M%S)}
+exec "$here/bench/report" "${SECS:-8}"
