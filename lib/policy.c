@@ -50,6 +50,7 @@ lull_policy_defaults(
 	p->linger_ns = 20000;
 	p->batch = burst / 2 ? burst / 2 : 1;
 	p->min_ring = min_ring;
+	p->burst = burst ? burst : 1;
 }
 
 int
@@ -58,7 +59,7 @@ lull_policy_check(const struct lull_policy_params *p)
 	if (p->kind >= LULL_POLICY_N_KINDS || p->max_sleep_ns > LULL_MAX_SLEEP_NS ||
 		p->budget_ns > LULL_MAX_SLEEP_NS || p->step_ns == 0 || p->busy_threshold == 0 ||
 		p->window == 0 || p->window > LULL_POLICY_MAX_WIN || p->batch == 0 ||
-		p->min_ring == 0)
+		p->min_ring == 0 || p->burst == 0)
 		return -EINVAL;
 	return 0;
 }
@@ -69,6 +70,7 @@ lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
 	memset(pol, 0, sizeof(*pol));
 	pol->p = *p;
 	pol->linger_score = LINGER_ONE; /* linger until shown useless */
+	pol->drained = true;
 }
 
 static inline uint64_t
@@ -104,13 +106,23 @@ decide_window(struct lull_policy *pol, uint32_t n)
 }
 
 static void
-rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
+rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
 	uint64_t elapsed;
 
-	/* A burst's own rate (packets since the previous decision): what fills a ring. */
-	if (busy && now_ns > pol->last_decide_ns) {
-		double inst = (double)n / (double)(now_ns - pol->last_decide_ns);
+	/* The arrival rate of a spell of traffic: packets since the rings were last
+	 * empty, over the time since. Not a burst over the time since the previous
+	 * poll: after a stall the PMD drains a backlog at its own speed, and that
+	 * is not how fast packets came (lull-sim showed peaks inflated a thousand
+	 * times by one preemption, and the PMD then barely slept for a second). */
+	if (pol->drained) {
+		pol->spell_start_ns = pol->last_decide_ns;
+		pol->spell_pkts = 0;
+	}
+	pol->spell_pkts += n;
+	pol->drained = !full;
+	if (busy && now_ns > pol->spell_start_ns) {
+		double inst = (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns);
 
 		if (inst > pol->peak_ppns)
 			pol->peak_ppns = inst;
@@ -172,11 +184,11 @@ linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
  * the budget minus the measured oversleep, the maximum, or the time the
  * smallest ring takes to fill half at the highest rate seen recently. */
 static uint64_t
-decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy)
+decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
 	uint64_t cap, want;
 
-	rate_update(pol, now_ns, n, busy);
+	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
 		return 0;
 	if (linger(pol, now_ns, n))
@@ -202,11 +214,12 @@ uint64_t
 lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 {
 	uint32_t n = pol->iter_pkts;
-	bool busy = pol->iter_busy;
+	bool busy = pol->iter_busy, full = pol->iter_full;
 	uint64_t s;
 
 	pol->iter_pkts = 0;
 	pol->iter_busy = false;
+	pol->iter_full = false;
 	if (!pol->started) {
 		pol->started = true;
 		pol->period_start_ns = now_ns;
@@ -223,7 +236,7 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 		s = decide_window(pol, n);
 		break;
 	case LULL_POLICY_RATE:
-		s = decide_rate(pol, now_ns, n, busy);
+		s = decide_rate(pol, now_ns, n, busy, full);
 		break;
 	case LULL_POLICY_OFF:
 	default:

@@ -37,6 +37,7 @@ struct lull_policy_params {
 	uint64_t linger_ns;      /**< rate: keep polling this long after the last packet */
 	uint32_t batch;          /**< rate: packets worth waiting for (a useful batch) */
 	uint32_t min_ring;       /**< rate: smallest polled rx ring, in descriptors */
+	uint32_t burst;          /**< rx burst size: a burst this full may leave a backlog */
 };
 
 struct lull_policy {
@@ -44,6 +45,7 @@ struct lull_policy {
 	uint64_t sleep_ns;  /**< ovs, window: current ramp; rate: last idle sleep */
 	uint32_t iter_pkts; /**< packets this iteration */
 	bool iter_busy;     /**< a burst reached the busy threshold this iteration */
+	bool iter_full;     /**< a burst was full this iteration: the ring may hold more */
 	/* window */
 	uint32_t win_pkts[LULL_POLICY_MAX_WIN];
 	uint32_t win_pos;
@@ -53,12 +55,15 @@ struct lull_policy {
 	uint64_t last_decide_ns;
 	uint64_t period_start_ns;
 	uint64_t period_pkts;
-	double rate_ppns;      /**< estimated arrival rate, packets per ns */
-	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
-	uint64_t oversleep_ns; /**< measured: actual - requested, smoothed */
-	uint32_t linger_score; /**< share of lingers a packet ended, in 1/256 (EWMA) */
-	uint32_t linger_skips; /**< packets since the last linger, for probing */
-	bool lingering;        /**< polling after a packet, waiting to see if another follows */
+	double rate_ppns;        /**< estimated arrival rate, packets per ns */
+	double peak_ppns;        /**< highest recent rate (of a busy burst), decays slowly */
+	uint64_t oversleep_ns;   /**< measured: actual - requested, smoothed */
+	uint64_t spell_start_ns; /**< when the rings were last known empty */
+	uint64_t spell_pkts;     /**< packets since then */
+	bool drained;            /**< the last iteration emptied every ring */
+	uint32_t linger_score;   /**< share of lingers a packet ended, in 1/256 (EWMA) */
+	uint32_t linger_skips;   /**< packets since the last linger, for probing */
+	bool lingering;          /**< polling after a packet, waiting to see if another follows */
 	bool started;
 };
 
@@ -78,6 +83,8 @@ lull_policy_observe(struct lull_policy *pol, uint32_t n)
 	pol->iter_pkts += n;
 	if (n >= pol->p.busy_threshold)
 		pol->iter_busy = true;
+	if (n >= pol->p.burst)
+		pol->iter_full = true;
 }
 
 /** At the end of an iteration: nanoseconds to wait before the next poll (0 = poll now). */

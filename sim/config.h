@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * lull-sim's options and hardware presets. Pure C.
+ */
+#ifndef LULL_SIM_CONFIG_H
+#define LULL_SIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "profile.h"
+
+#define SIM_MAX_SAMPLES 100000
+
+struct sim_options {
+	struct sim_config base;      /**< PMD model, policy, seed; traffic per run */
+	struct lull_profile profile; /**< --load: one simulation per phase */
+	bool ramp;                   /**< --ramp instead of --load */
+	double ramp_peak_pps;
+	uint64_t ramp_period_ns, ramp_duration_ns;
+	uint64_t *trace_ns; /**< --trace instead of --load (malloc'd) */
+	size_t trace_n;
+	double *wake_samples; /**< --wake-file (malloc'd) */
+	size_t n_wake_samples;
+	const char *preset;
+	double preset_line_pps; /**< the preset's arrival limit when --line-gbps is not given */
+	bool json, csv, help;
+};
+
+/** Parse argv (argv[0] = program). @return 0 or -errno with a message naming the option. */
+int sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_t errlen);
+
+/** Apply a preset ("this-vm", "bare-metal") to the PMD model. @return 0 or -EINVAL. */
+int sim_preset(struct sim_pmd_model *m, const char *name);
+
+void sim_options_free(struct sim_options *o);
+
+void sim_usage(const char *prog);
+
+#endif /* LULL_SIM_CONFIG_H */

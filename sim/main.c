@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lull-sim [options]: one simulated PMD per load phase; a row each.
+ * See sim_usage() and docs/simulation.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+struct row {
+	const char *load;
+	double offered_pps, fwd_pps, cpu_pct, waits_ps, intr_ps;
+	double p50_us, p99_us, max_us;
+	uint64_t dropped, arrivals;
+};
+
+static void
+traffic_of_phase(struct sim_traffic *t, const struct lull_phase *ph, const struct sim_pmd_model *m)
+{
+	double line = t->line_rate_pps;
+
+	memset(t, 0, sizeof(*t));
+	t->line_rate_pps = line;
+	switch (ph->kind) {
+	case LULL_PHASE_IDLE:
+		t->kind = SIM_TRAFFIC_IDLE;
+		break;
+	case LULL_PHASE_RATE:
+		t->kind = SIM_TRAFFIC_CONST;
+		t->rate_pps = ph->rate_pps;
+		break;
+	case LULL_PHASE_POISSON:
+		t->kind = SIM_TRAFFIC_POISSON;
+		t->rate_pps = ph->rate_pps;
+		break;
+	case LULL_PHASE_BURST:
+		t->kind = SIM_TRAFFIC_BURST;
+		t->burst_n = ph->burst_n;
+		t->period_ns = ph->period_ns;
+		break;
+	case LULL_PHASE_ONOFF:
+		t->kind = SIM_TRAFFIC_ONOFF;
+		t->rate_pps = ph->rate_pps;
+		t->on_ns = ph->on_ns;
+		t->off_ns = ph->off_ns;
+		break;
+	case LULL_PHASE_MAX:
+	default:
+		/* the wire's rate, or what one core forwards when there is no wire */
+		t->kind = SIM_TRAFFIC_CONST;
+		t->rate_pps = line > 0 ? line : 1e9 / (m->pkt_ns > 0 ? m->pkt_ns : 1);
+		break;
+	}
+}
+
+static int
+run_one(const struct sim_config *cfg, const char *load, double offered, struct row *r)
+{
+	struct sim_result *res = malloc(sizeof(*res));
+	double secs;
+	int ret;
+
+	if (res == NULL)
+		return -ENOMEM;
+	ret = sim_run(cfg, res);
+	if (ret == 0) {
+		secs = res->total_ns / 1e9;
+		r->load = load;
+		r->offered_pps = offered;
+		r->fwd_pps = (double)res->forwarded / secs;
+		r->cpu_pct = 100.0 * res->busy_ns / res->total_ns;
+		r->waits_ps = (double)res->waits / secs;
+		r->intr_ps = (double)res->intr_waits / secs;
+		r->p50_us = (double)lull_hist_quantile(&res->lat_ns, 0.5) / 1e3;
+		r->p99_us = (double)lull_hist_quantile(&res->lat_ns, 0.99) / 1e3;
+		r->max_us = (double)res->lat_ns.max / 1e3;
+		r->dropped = res->dropped_total;
+		r->arrivals = res->arrivals;
+	}
+	free(res);
+	return ret;
+}
+
+static void
+print_rows(const struct sim_options *o, const struct row *rows, unsigned int n)
+{
+	const struct sim_config *c = &o->base;
+
+	if (o->json) {
+		printf("{\"preset\": \"%s\", \"policy\": \"%s\", \"max_us\": %.0f, \"budget_us\": "
+		       "%.0f, "
+		       "\"seed\": %llu, \"rows\": [",
+			o->preset, lull_policy_name(c->policy.kind), c->policy.max_sleep_ns / 1e3,
+			c->policy.budget_ns / 1e3, (unsigned long long)c->seed);
+		for (unsigned int i = 0; i < n; i++)
+			printf("%s\n  {\"load\": \"%s\", \"offered_pps\": %.1f, \"fwd_pps\": %.1f, "
+			       "\"cpu_pct\": %.2f, \"waits_per_s\": %.1f, \"intr_waits_per_s\": "
+			       "%.1f, "
+			       "\"p50_us\": %.3f, \"p99_us\": %.3f, \"max_us\": %.3f, \"dropped\": "
+			       "%llu, "
+			       "\"arrivals\": %llu}",
+				i ? "," : "", rows[i].load, rows[i].offered_pps, rows[i].fwd_pps,
+				rows[i].cpu_pct, rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us,
+				rows[i].p99_us, rows[i].max_us, (unsigned long long)rows[i].dropped,
+				(unsigned long long)rows[i].arrivals);
+		printf("\n]}\n");
+		return;
+	}
+	if (o->csv) {
+		printf("preset,policy,max_us,budget_us,load,offered_pps,fwd_pps,cpu_pct,waits_per_"
+		       "s,"
+		       "intr_waits_per_s,p50_us,p99_us,max_us,dropped,arrivals\n");
+		for (unsigned int i = 0; i < n; i++)
+			printf("%s,%s,%.0f,%.0f,%s,%.1f,%.1f,%.2f,%.1f,%.1f,%.3f,%.3f,%.3f,%llu,%"
+			       "llu\n",
+				o->preset, lull_policy_name(c->policy.kind),
+				c->policy.max_sleep_ns / 1e3, c->policy.budget_ns / 1e3,
+				rows[i].load, rows[i].offered_pps, rows[i].fwd_pps, rows[i].cpu_pct,
+				rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us, rows[i].p99_us,
+				rows[i].max_us, (unsigned long long)rows[i].dropped,
+				(unsigned long long)rows[i].arrivals);
+		return;
+	}
+	printf("lull-sim: preset %s, policy %s, max %.0f us, budget %.0f us, %u queue(s) x %u, "
+	       "seed %llu\n",
+		o->preset, lull_policy_name(c->policy.kind), c->policy.max_sleep_ns / 1e3,
+		c->policy.budget_ns / 1e3, c->pmd.n_queues, c->pmd.ring,
+		(unsigned long long)c->seed);
+	printf("%-26s %12s %12s %7s %9s %9s %10s %10s %10s %9s\n", "load", "offered-pps", "fwd-pps",
+		"CPU%", "waits/s", "intr/s", "p50-us", "p99-us", "max-us", "dropped");
+	for (unsigned int i = 0; i < n; i++)
+		printf("%-26s %12.0f %12.0f %7.1f %9.0f %9.0f %10.2f %10.2f %10.2f %9llu\n",
+			rows[i].load, rows[i].offered_pps, rows[i].fwd_pps, rows[i].cpu_pct,
+			rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us, rows[i].p99_us,
+			rows[i].max_us, (unsigned long long)rows[i].dropped);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct sim_options o;
+	static struct row rows[LULL_MAX_PHASES];
+	char err[512] = "";
+	unsigned int n = 0;
+	int ret;
+
+	ret = sim_options_parse(&o, argc, argv, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "lull-sim: %s\n", err);
+		sim_options_free(&o);
+		return 2;
+	}
+	if (o.help) {
+		sim_usage(argv[0]);
+		sim_options_free(&o);
+		return 0;
+	}
+	if (o.trace_n > 0 || o.ramp) {
+		struct sim_config c = o.base;
+
+		if (o.trace_n > 0) {
+			c.traffic.kind = SIM_TRAFFIC_TRACE;
+			c.traffic.trace_ns = o.trace_ns;
+			c.traffic.trace_n = o.trace_n;
+			c.duration_ns = o.trace_ns[o.trace_n - 1] + 1000000;
+		} else {
+			c.traffic.kind = SIM_TRAFFIC_RAMP;
+			c.traffic.rate_pps = o.ramp_peak_pps;
+			c.traffic.period_ns = o.ramp_period_ns;
+			c.duration_ns = o.ramp_duration_ns;
+		}
+		ret = run_one(&c, o.trace_n ? "trace" : "ramp", 0, &rows[n++]);
+		if (ret == 0)
+			rows[0].offered_pps = (double)rows[0].arrivals / (c.duration_ns / 1e9);
+	} else {
+		for (unsigned int i = 0; i < o.profile.n && ret == 0; i++) {
+			const struct lull_phase *ph = &o.profile.phases[i];
+			struct sim_config c = o.base;
+
+			traffic_of_phase(&c.traffic, ph, &c.pmd);
+			c.duration_ns = ph->duration_ns;
+			ret = run_one(&c, ph->text,
+				ph->kind == LULL_PHASE_MAX ? c.traffic.rate_pps
+							   : lull_phase_offered_pps(ph),
+				&rows[n++]);
+		}
+	}
+	if (ret < 0) {
+		fprintf(stderr, "lull-sim: %s\n",
+			ret == -ENOMEM ? "out of memory"
+				       : "a parameter is out of range (see --help)");
+		sim_options_free(&o);
+		return 1;
+	}
+	print_rows(&o, rows, n);
+	sim_options_free(&o);
+	return 0;
+}

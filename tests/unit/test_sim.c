@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* lull-sim's model: closed forms, determinism, ring overflow, option errors. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "model.h"
+
+static struct sim_result res, res2;
+
+static void
+base(struct sim_config *c, enum lull_policy_kind kind)
+{
+	memset(c, 0, sizeof(*c));
+	c->pmd = (struct sim_pmd_model){.n_queues = 1,
+		.ring = 1024,
+		.burst = 32,
+		.poll_ns = 1000,
+		.pkt_ns = 0,
+		.wait_cpu_ns = 2000,
+		.wake = {.kind = SIM_DIST_FIXED, .mean_ns = 5000},
+		.path_ns = 0};
+	lull_policy_defaults(&c->policy, kind, 32, 1024);
+	c->policy.max_sleep_ns = 100000;
+	c->duration_ns = 1000000000;
+	c->seed = 7;
+}
+
+/* Idle, ovs at its maximum: each cycle is a poll, a 100 us sleep and a 5 us late
+ * wake; the CPU is the poll and the sleep's cost: 3 / 106. */
+static void
+test_closed_form_idle_cpu(void **state)
+{
+	struct sim_config c;
+
+	(void)state;
+	base(&c, LULL_POLICY_OVS);
+	c.traffic.kind = SIM_TRAFFIC_IDLE;
+	assert_int_equal(sim_run(&c, &res), 0);
+	double cpu = res.busy_ns / res.total_ns, want = 3000.0 / 106000.0;
+	if (fabs(cpu - want) > 0.01 * want)
+		fail_msg("CPU %.5f, analytic %.5f", cpu, want);
+	assert_int_equal(res.arrivals, 0);
+}
+
+/* 1 kpps, ovs never reset (a packet per poll is below the threshold): a packet
+ * waits for the end of the cycle it arrived in: uniform over 106 us, mean 53. */
+static void
+test_closed_form_latency(void **state)
+{
+	struct sim_config c;
+
+	(void)state;
+	base(&c, LULL_POLICY_OVS);
+	c.traffic = (struct sim_traffic){.kind = SIM_TRAFFIC_CONST, .rate_pps = 1000};
+	assert_int_equal(sim_run(&c, &res), 0);
+	assert_int_equal(res.dropped_total, 0);
+	assert_true(res.forwarded >= 999 && res.forwarded <= 1000);
+	double mean_us = lull_hist_mean(&res.lat_ns) / 1e3;
+	if (fabs(mean_us - 53.0) > 53.0 * 0.05)
+		fail_msg("mean latency %.1f us, analytic 53", mean_us);
+	assert_true(res.lat_ns.max <= 106000);
+	/* busy polling: all CPU, and a packet waits at most one poll */
+	base(&c, LULL_POLICY_OFF);
+	c.traffic = (struct sim_traffic){.kind = SIM_TRAFFIC_CONST, .rate_pps = 1000};
+	assert_int_equal(sim_run(&c, &res), 0);
+	assert_true(res.busy_ns / res.total_ns > 0.999);
+	assert_true(res.lat_ns.max <= 1000);
+}
+
+static void
+test_determinism(void **state)
+{
+	struct sim_config c;
+
+	(void)state;
+	base(&c, LULL_POLICY_RATE);
+	c.traffic = (struct sim_traffic){.kind = SIM_TRAFFIC_POISSON, .rate_pps = 50000};
+	c.pmd.wake = (struct sim_dist){.kind = SIM_DIST_NORMAL,
+		.mean_ns = 30000,
+		.sd_ns = 9000,
+		.tail_p = 0.01,
+		.tail_ns = 1e6};
+	c.duration_ns = 200000000;
+	assert_int_equal(sim_run(&c, &res), 0);
+	assert_int_equal(sim_run(&c, &res2), 0);
+	assert_int_equal(res.arrivals, res2.arrivals);
+	assert_int_equal(res.waits, res2.waits);
+	assert_true(res.busy_ns == res2.busy_ns && res.total_ns == res2.total_ns);
+	assert_memory_equal(res.lat_ns.buckets, res2.lat_ns.buckets, sizeof(res.lat_ns.buckets));
+	c.seed = 8;
+	assert_int_equal(sim_run(&c, &res2), 0);
+	assert_true(res.arrivals != res2.arrivals || res.waits != res2.waits);
+}
+
+/* One burst of 1000 at once into a ring of 256: exactly 744 dropped, on queue 0. */
+static void
+test_burst_over_ring(void **state)
+{
+	struct sim_config c;
+
+	(void)state;
+	base(&c, LULL_POLICY_RATE);
+	c.pmd.ring = 256;
+	c.policy.min_ring = 256;
+	c.traffic = (struct sim_traffic){
+		.kind = SIM_TRAFFIC_BURST, .burst_n = 1000, .period_ns = 10000000000ull};
+	assert_int_equal(sim_run(&c, &res), 0);
+	assert_int_equal(res.arrivals, 1000);
+	assert_int_equal(res.dropped_total, 744);
+	assert_int_equal(res.dropped[0], 744);
+	assert_int_equal(res.forwarded, 256);
+	/* at a line rate the PMD keeps up with, the same burst loses nothing */
+	c.traffic.line_rate_pps = 14.88e6;
+	c.pmd.pkt_ns = 20;
+	assert_int_equal(sim_run(&c, &res), 0);
+	assert_int_equal(res.dropped_total, 0);
+	assert_int_equal(res.forwarded, 1000);
+}
+
+static void
+test_options(void **state)
+{
+	static struct sim_options o;
+	static const struct {
+		const char *args[6];
+		const char *msg;
+	} bad[] = {
+		{{"--policy", "fast"}, "--policy: bad value 'fast'"},
+		{{"--preset", "cloud"}, "--preset: bad value 'cloud'"},
+		{{"--load", "rate:1x:1s"}, "bad phase 'rate:1x:1s'"},
+		{{"--wake-ns", "abc"}, "--wake-ns: bad value 'abc'"},
+		{{"--ramp", "1M:10s"}, "--ramp: bad value '1M:10s'"},
+		{{"--queues", "0"}, "--queues: bad value '0'"},
+		{{"--bogus"}, "unknown option '--bogus'"},
+	};
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[8] = {(char *)"lull-sim"};
+		int argc = 1;
+
+		for (int k = 0; k < 6 && bad[i].args[k]; k++)
+			argv[argc++] = (char *)bad[i].args[k];
+		err[0] = '\0';
+		if (sim_options_parse(&o, argc, argv, err, sizeof(err)) >= 0 ||
+			strstr(err, bad[i].msg) == NULL)
+			fail_msg("case %zu: '%s', want '%s'", i, err, bad[i].msg);
+		sim_options_free(&o);
+	}
+	char *good[] = {(char *)"lull-sim", (char *)"--preset", (char *)"bare-metal",
+		(char *)"--policy", (char *)"ovs", (char *)"--max-us", (char *)"50",
+		(char *)"--load", (char *)"idle:1s,rate:1M:1s", (char *)"--line-gbps",
+		(char *)"10"};
+	assert_int_equal(sim_options_parse(&o, 11, good, err, sizeof(err)), 0);
+	assert_int_equal(o.base.policy.kind, LULL_POLICY_OVS);
+	assert_int_equal(o.base.policy.max_sleep_ns, 50000);
+	assert_int_equal(o.profile.n, 2);
+	assert_true(fabs(o.base.traffic.line_rate_pps - 14880952.0) < 1);
+	assert_true(o.base.pmd.wait_cpu_ns < 5000); /* the bare-metal preset */
+	sim_options_free(&o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_closed_form_idle_cpu),
+		cmocka_unit_test(test_closed_form_latency),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_burst_over_ring),
+		cmocka_unit_test(test_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
