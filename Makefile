@@ -46,7 +46,7 @@ bench: build
 	./bench/report
 
 format:
-	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] tests/unit/*.c tests/fuzz/*.c
+	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.c tests/fuzz/*.c
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

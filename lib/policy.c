@@ -8,8 +8,9 @@
 #define RATE_PERIOD_NS 1000000u
 #define PEAK_DECAY     1024u
 
-/* Linger is kept while at least a quarter of lingers end with a packet (a reply
- * that follows a request); otherwise one linger in LINGER_PROBE re-measures. */
+/* Linger is kept while at least a quarter of lingers, and twice as many as
+ * chance would, end with a packet (a reply that follows a request); otherwise
+ * one linger in LINGER_PROBE re-measures. */
 #define LINGER_ONE   256u
 #define LINGER_KEEP  (LINGER_ONE / 4)
 #define LINGER_PROBE 16u
@@ -164,9 +165,16 @@ linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
 		return false;
 	}
 	if (n > 0) {
+		/* A linger catches a packet by chance too (Poisson: 1 - e^-x, x = rate x
+		 * linger); it must do clearly better than chance to be worth its CPU. */
+		double x = pol->rate_ppns * (double)pol->p.linger_ns;
+		double keep = 2 * (x - x * x / 2) * LINGER_ONE;
+
+		if (keep < LINGER_KEEP)
+			keep = LINGER_KEEP;
 		if (pol->lingering)
 			linger_score(pol, true);
-		if (pol->linger_score >= LINGER_KEEP || ++pol->linger_skips >= LINGER_PROBE) {
+		if (pol->linger_score >= keep || ++pol->linger_skips >= LINGER_PROBE) {
 			pol->linger_skips = 0;
 			pol->lingering = true;
 		}

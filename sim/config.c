@@ -157,6 +157,7 @@ enum {
 	O_JSON,
 	O_CSV,
 	O_HELP,
+	O_START,
 };
 
 static const struct option opts[] = {
@@ -184,6 +185,7 @@ static const struct option opts[] = {
 	{"trace", required_argument, NULL, O_TRACE},
 	{"ramp", required_argument, NULL, O_RAMP},
 	{"seed", required_argument, NULL, O_SEED},
+	{"start-ms", required_argument, NULL, O_START},
 	{"json", no_argument, NULL, O_JSON},
 	{"csv", no_argument, NULL, O_CSV},
 	{"help", no_argument, NULL, O_HELP},
@@ -363,6 +365,10 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 				ret = bad(err, errlen, opt, optarg,
 					"PEAK:PERIOD:DURATION, e.g. 1M:10s:60s");
 			break;
+		case O_START:
+			ret = parse_double(optarg, 0, 3.6e6, &v);
+			o->base.traffic.start_ns = (uint64_t)(v * 1e6);
+			break;
 		case O_SEED:
 			ret = lull_parse_u64(optarg, 0, UINT64_MAX, &u64);
 			o->base.seed = u64;
@@ -450,6 +456,7 @@ sim_usage(const char *prog)
 	       "                      (max = the line rate)\n"
 	       "  --ramp PEAK:PERIOD:T  diurnal ramp 0..PEAK..0 every PERIOD, Poisson\n"
 	       "  --trace FILE        arrival times, one per line (ns, or seconds with 's')\n"
+	       "  --start-ms F        no arrival before F ms (an idle spell first)\n"
 	       "  --seed N            random seed (default 1); same seed, same result\n"
 	       "Output:\n"
 	       "  --json | --csv      instead of the table\n",

@@ -21,9 +21,11 @@ static void
 traffic_of_phase(struct sim_traffic *t, const struct lull_phase *ph, const struct sim_pmd_model *m)
 {
 	double line = t->line_rate_pps;
+	uint64_t start = t->start_ns;
 
 	memset(t, 0, sizeof(*t));
 	t->line_rate_pps = line;
+	t->start_ns = start;
 	switch (ph->kind) {
 	case LULL_PHASE_IDLE:
 		t->kind = SIM_TRAFFIC_IDLE;

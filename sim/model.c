@@ -82,7 +82,7 @@ arrivals_advance(struct arrivals *a)
 		} else {
 			a->burst_no++;
 			a->burst_left = t->burst_n;
-			next = (double)a->burst_no * (double)t->period_ns;
+			next = (double)t->start_ns + (double)a->burst_no * (double)t->period_ns;
 		}
 		break;
 	case SIM_TRAFFIC_ONOFF: {
@@ -133,7 +133,7 @@ arrivals_init(struct arrivals *a, const struct sim_traffic *t, struct sim_rng *r
 		arrivals_advance(a);
 		break;
 	default:
-		a->next_ns = 0;
+		a->next_ns = (double)t->start_ns;
 		break;
 	}
 }

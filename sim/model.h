@@ -54,6 +54,7 @@ struct sim_traffic {
 	const uint64_t *trace_ns; /**< ascending */
 	size_t trace_n;
 	double line_rate_pps; /**< arrivals never closer than 1 / line rate */
+	uint64_t start_ns;    /**< no arrival before (not for traces and ramps) */
 };
 
 /** A delay distribution: fixed, or normal (clipped at 0), plus a rare tail. */
