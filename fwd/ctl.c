@@ -156,27 +156,55 @@ lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const
 	return ret;
 }
 
-int
-lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen)
+/* A change under the control lock, on a copy of the configuration (cfg) that
+ * becomes fwd->cfg only if the change applies whole. */
+struct change {
+	const char *what; /**< for "out of memory" */
+	const char *a, *b;
+	uint16_t *id;
+};
+
+typedef int change_fn(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch,
+	char *err, size_t errlen);
+
+static int
+with_config_copy(
+	struct lull_fwd *fwd, change_fn *fn, const struct change *ch, char *err, size_t errlen)
 {
-	struct lull_config *cfg = malloc(sizeof(*cfg));
-	char why[96];
+	struct lull_config *cfg = malloc(sizeof(*cfg)); /* large: not on a telemetry stack */
 	int ret;
 
 	if (cfg == NULL) {
-		snprintf(err, errlen, "set: out of memory");
+		snprintf(err, errlen, "%s: out of memory", ch->what);
 		return -ENOMEM;
 	}
 	pthread_mutex_lock(&fwd->lock);
 	*cfg = fwd->cfg;
-	ret = lull_config_set(cfg, key, value, err, errlen);
-	if (ret == 0) {
-		snprintf(why, sizeof(why), "set %s %.48s", key, value);
-		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
-	}
+	ret = fn(fwd, cfg, ch, err, errlen);
 	pthread_mutex_unlock(&fwd->lock);
 	free(cfg);
 	return ret;
+}
+
+static int
+set_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
+	size_t errlen)
+{
+	char why[96];
+	int ret = lull_config_set(cfg, ch->a, ch->b, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	snprintf(why, sizeof(why), "set %s %.48s", ch->a, ch->b);
+	return lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+}
+
+int
+lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct change ch = {.what = "set", .a = key, .b = value};
+
+	return with_config_copy(fwd, set_locked, &ch, err, errlen);
 }
 
 int
@@ -218,9 +246,11 @@ ports_present(const struct lull_fwd *fwd)
 }
 
 static int
-port_add_locked(struct lull_fwd *fwd, const char *devargs, const char *peer_name, uint16_t *id,
-	struct lull_config *cfg, char *err, size_t errlen)
+port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
+	size_t errlen)
 {
+	const char *devargs = ch->a, *peer_name = ch->b;
+	uint16_t *id = ch->id;
 	bool before[LULL_MAX_PORTS] = {false};
 	uint16_t p, peer = LULL_PORT_NONE;
 	char why[96];
@@ -291,52 +321,41 @@ int
 lull_ctl_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
 	char *err, size_t errlen)
 {
-	struct lull_config *cfg = malloc(sizeof(*cfg));
-	int ret;
+	const struct change ch = {.what = "port-add", .a = devargs, .b = peer, .id = id};
 
-	if (cfg == NULL) {
-		snprintf(err, errlen, "port-add: out of memory");
-		return -ENOMEM;
-	}
-	pthread_mutex_lock(&fwd->lock);
-	*cfg = fwd->cfg;
-	ret = port_add_locked(fwd, devargs, peer, id, cfg, err, errlen);
-	pthread_mutex_unlock(&fwd->lock);
-	free(cfg);
-	return ret;
+	return with_config_copy(fwd, port_add_locked, &ch, err, errlen);
+}
+
+static int
+port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
+	size_t errlen)
+{
+	char why[96];
+	uint16_t id;
+	int ret = lull_ctl_port_find(fwd, ch->a, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	id = (uint16_t)ret;
+	lull_config_port_del(cfg, id);
+	snprintf(why, sizeof(why), "port-del %s", fwd->ports[id].name);
+	/* Every PMD must have stopped polling it before it goes. */
+	ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+	if (ret < 0)
+		return ret;
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		lull_pmd_drop_txq(fwd->pmds[i], id);
+	printf("lull: port %u (%s) removed\n", id, fwd->ports[id].name);
+	lull_port_remove(&fwd->ports[id]);
+	return 0;
 }
 
 int
 lull_ctl_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
 {
-	struct lull_config *cfg = malloc(sizeof(*cfg));
-	char why[96];
-	int ret;
+	const struct change ch = {.what = "port-del", .a = name};
 
-	if (cfg == NULL) {
-		snprintf(err, errlen, "port-del: out of memory");
-		return -ENOMEM;
-	}
-	pthread_mutex_lock(&fwd->lock);
-	ret = lull_ctl_port_find(fwd, name, err, errlen);
-	if (ret >= 0) {
-		uint16_t id = (uint16_t)ret;
-
-		*cfg = fwd->cfg;
-		lull_config_port_del(cfg, id);
-		snprintf(why, sizeof(why), "port-del %s", fwd->ports[id].name);
-		/* Every PMD must have stopped polling it before it goes. */
-		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
-		if (ret == 0) {
-			for (unsigned int i = 0; i < fwd->n_pmds; i++)
-				lull_pmd_drop_txq(fwd->pmds[i], id);
-			printf("lull: port %u (%s) removed\n", id, fwd->ports[id].name);
-			lull_port_remove(&fwd->ports[id]);
-		}
-	}
-	pthread_mutex_unlock(&fwd->lock);
-	free(cfg);
-	return ret;
+	return with_config_copy(fwd, port_del_locked, &ch, err, errlen);
 }
 
 int

@@ -108,12 +108,6 @@ add_quantiles(struct rte_tel_data *d, const char *prefix, const struct lull_hist
 	}
 }
 
-static int
-pmd_key(char *buf, size_t len, const struct lull_pmd *pmd)
-{
-	return snprintf(buf, len, "pmd%u", pmd->lcore);
-}
-
 /* The PMDs a command is about: all, or the one on the lcore in params. */
 static int
 pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
@@ -134,27 +128,30 @@ pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
 	return 0;
 }
 
+/* What a per-PMD command writes into its PMD's dict c; v holds the PMD's counters
+ * since the last pmd-stats-clear. */
+typedef void pmd_fill_fn(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+	struct rte_tel_data *c);
+
+/*
+ * The per-PMD commands: a dict "pmd<lcore>" per PMD (or only the PMD on lcore
+ * when lcore >= 0), each filled by fill, under the control lock.
+ * @return how many PMDs were shown, or -ENOMEM.
+ */
 static int
-cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
+for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 {
 	struct lull_fwd *fwd = tel_fwd;
 	struct pmd_view *v = malloc(sizeof(*v));
-	uint64_t now_tsc = rte_rdtsc();
-	int lcore, found = 0;
+	int found = 0;
 
-	(void)cmd;
 	if (v == NULL)
-		return reply_error(d, "out of memory");
-	if (pmd_filter(params, &lcore, d) < 0) {
-		free(v);
-		return 0;
-	}
+		return -ENOMEM;
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&fwd->lock);
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		struct rte_tel_data *c;
-		uint64_t used;
 		char key[16];
 
 		if (lcore >= 0 && pmd->lcore != (unsigned int)lcore)
@@ -166,26 +163,52 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 		pmd_view(fwd, i, v);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
-		rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
-		rte_tel_data_add_dict_u64(c, "duration_cycles",
-			now_tsc - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
-		for (size_t s = 0; s < sizeof(stat_names) / sizeof(stat_names[0]); s++)
-			rte_tel_data_add_dict_u64(
-				c, stat_names[s].name, v->stats[stat_names[s].stat]);
-		rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
-		rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
-		rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
-		used = v->stats[LULL_PMD_BUSY_TSC] + v->stats[LULL_PMD_IDLE_TSC] +
-		       v->stats[LULL_PMD_SLEEP_TSC];
-		add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used);
-		add_pct(c, "sleep_pct", v->stats[LULL_PMD_SLEEP_TSC], used);
-		add_quantiles(c, "burst_pkts", &v->burst_pkts);
-		add_quantiles(c, "sleep_ns", &v->sleep_ns);
-		pmd_key(key, sizeof(key), pmd);
+		fill(fwd, i, v, c);
+		snprintf(key, sizeof(key), "pmd%u", pmd->lcore);
 		rte_tel_data_add_dict_container(d, key, c, 0);
 	}
 	pthread_mutex_unlock(&fwd->lock);
 	free(v);
+	return found;
+}
+
+/* Cycles in busy iterations, and in all (busy, idle, waiting). */
+static uint64_t
+used_cycles(const struct pmd_view *v)
+{
+	return v->stats[LULL_PMD_BUSY_TSC] + v->stats[LULL_PMD_IDLE_TSC] +
+	       v->stats[LULL_PMD_SLEEP_TSC];
+}
+
+static void
+fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+	struct rte_tel_data *c)
+{
+	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
+	rte_tel_data_add_dict_u64(c, "duration_cycles",
+		rte_rdtsc() - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
+	for (size_t s = 0; s < sizeof(stat_names) / sizeof(stat_names[0]); s++)
+		rte_tel_data_add_dict_u64(c, stat_names[s].name, v->stats[stat_names[s].stat]);
+	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
+	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
+	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
+	add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used_cycles(v));
+	add_pct(c, "sleep_pct", v->stats[LULL_PMD_SLEEP_TSC], used_cycles(v));
+	add_quantiles(c, "burst_pkts", &v->burst_pkts);
+	add_quantiles(c, "sleep_ns", &v->sleep_ns);
+}
+
+static int
+cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	int lcore, found;
+
+	(void)cmd;
+	if (pmd_filter(params, &lcore, d) < 0)
+		return 0;
+	found = for_each_pmd(d, lcore, fill_perf);
+	if (found < 0)
+		return reply_error(d, "out of memory");
 	if (lcore >= 0 && found == 0) {
 		char msg[64];
 
@@ -195,99 +218,74 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* The settings in force (the block the PMD acknowledged) and sleep averages. */
+static void
+fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+	struct rte_tel_data *c)
+{
+	const struct lull_pmd_params *prm = fwd->pmds[i]->ctl_params;
+	uint64_t sleeps = v->stats[LULL_PMD_SLEEPS];
+	uint64_t act_ns = v->stats[LULL_PMD_SLEEP_ACT_NS];
+	uint64_t req_ns = v->stats[LULL_PMD_SLEEP_REQ_NS];
+
+	rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
+	rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
+	rte_tel_data_add_dict_u64(c, "latency_budget_us", prm->policy.budget_ns / 1000);
+	rte_tel_data_add_dict_u64(c, "step_us", prm->policy.step_ns / 1000);
+	rte_tel_data_add_dict_u64(c, "busy_threshold", prm->policy.busy_threshold);
+	rte_tel_data_add_dict_u64(c, "window", prm->policy.window);
+	rte_tel_data_add_dict_u64(c, "linger_us", prm->policy.linger_ns / 1000);
+	rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
+	rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
+	rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
+	rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
+	rte_tel_data_add_dict_u64(c, "yield_hz", prm->yield_hz);
+	rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
+	rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
+	rte_tel_data_add_dict_u64(c, "generation", prm->gen);
+	rte_tel_data_add_dict_u64(c, "sleeps", sleeps);
+	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", sleeps ? act_ns / sleeps : 0);
+	rte_tel_data_add_dict_u64(
+		c, "avg_oversleep_ns", sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
+}
+
 static int
 cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct lull_fwd *fwd = tel_fwd;
-
 	(void)cmd;
 	(void)params;
-	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&fwd->lock);
-	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
-		const struct lull_pmd *pmd = fwd->pmds[i];
-		const struct lull_pmd_params *prm = pmd->ctl_params;
-		struct rte_tel_data *c = rte_tel_data_alloc();
-		uint64_t sleeps = lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]);
-		uint64_t act_ns = lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_ACT_NS]);
-		uint64_t req_ns = lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_REQ_NS]);
-		char key[16];
-
-		if (c == NULL)
-			break;
-		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
-		rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
-		rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
-		rte_tel_data_add_dict_u64(c, "latency_budget_us", prm->policy.budget_ns / 1000);
-		rte_tel_data_add_dict_u64(c, "step_us", prm->policy.step_ns / 1000);
-		rte_tel_data_add_dict_u64(c, "busy_threshold", prm->policy.busy_threshold);
-		rte_tel_data_add_dict_u64(c, "window", prm->policy.window);
-		rte_tel_data_add_dict_u64(c, "linger_us", prm->policy.linger_ns / 1000);
-		rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
-		rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
-		rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
-		rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
-		rte_tel_data_add_dict_u64(c, "yield_hz", prm->yield_hz);
-		rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
-		rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
-		rte_tel_data_add_dict_u64(c, "generation", prm->gen);
-		rte_tel_data_add_dict_u64(c, "sleeps", sleeps);
-		rte_tel_data_add_dict_u64(c, "avg_sleep_ns", sleeps ? act_ns / sleeps : 0);
-		rte_tel_data_add_dict_u64(c, "avg_oversleep_ns",
-			sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
-		pmd_key(key, sizeof(key), pmd);
-		rte_tel_data_add_dict_container(d, key, c, 0);
-	}
-	pthread_mutex_unlock(&fwd->lock);
-	return 0;
+	return for_each_pmd(d, -1, fill_sleep) < 0 ? reply_error(d, "out of memory") : 0;
 }
 
 /* Each rx queue's packets (rxq_PORT_QUEUE) and its PMD's busy share: a queue's
  * share of the packets is its share of the busy cycles for a forwarder that does
  * the same work per packet. */
+static void
+fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+	struct rte_tel_data *c)
+{
+	const struct lull_pmd *pmd = fwd->pmds[i];
+	const struct lull_pmd_params *prm = pmd->ctl_params;
+	const struct lull_pmd_base *b = fwd->base[i];
+	char key[40];
+
+	add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used_cycles(v));
+	for (unsigned int q = 0; q < prm->n_rxqs && q < RTE_TEL_MAX_DICT_ENTRIES - 8; q++) {
+		const struct lull_rxq_conf *rc = &prm->rxqs[q];
+
+		snprintf(key, sizeof(key), "rxq_%u_%u", rc->port, rc->queue);
+		rte_tel_data_add_dict_u64(c, key,
+			minus(lull_counter_read(&pmd->rx_pkts[rc->port][rc->queue]),
+				b ? b->rx_pkts[rc->port][rc->queue] : 0));
+	}
+}
+
 static int
 cmd_pmd_rxq(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct lull_fwd *fwd = tel_fwd;
-
 	(void)cmd;
 	(void)params;
-	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&fwd->lock);
-	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
-		const struct lull_pmd *pmd = fwd->pmds[i];
-		const struct lull_pmd_params *prm = pmd->ctl_params;
-		const struct lull_pmd_base *b = fwd->base[i];
-		struct rte_tel_data *c = rte_tel_data_alloc();
-		uint64_t busy, used;
-		char key[40];
-
-		if (c == NULL)
-			break;
-		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
-		busy = minus(lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]),
-			b ? b->stats[LULL_PMD_BUSY_TSC] : 0);
-		used = busy +
-		       minus(lull_counter_read(&pmd->stats[LULL_PMD_IDLE_TSC]),
-			       b ? b->stats[LULL_PMD_IDLE_TSC] : 0) +
-		       minus(lull_counter_read(&pmd->stats[LULL_PMD_SLEEP_TSC]),
-			       b ? b->stats[LULL_PMD_SLEEP_TSC] : 0);
-		add_pct(c, "busy_pct", busy, used);
-		for (unsigned int q = 0; q < prm->n_rxqs && q < RTE_TEL_MAX_DICT_ENTRIES - 8; q++) {
-			const struct lull_rxq_conf *rc = &prm->rxqs[q];
-
-			snprintf(key, sizeof(key), "rxq_%u_%u", rc->port, rc->queue);
-			rte_tel_data_add_dict_u64(c, key,
-				minus(lull_counter_read(&pmd->rx_pkts[rc->port][rc->queue]),
-					b ? b->rx_pkts[rc->port][rc->queue] : 0));
-		}
-		pmd_key(key, sizeof(key), pmd);
-		rte_tel_data_add_dict_container(d, key, c, 0);
-	}
-	pthread_mutex_unlock(&fwd->lock);
-	return 0;
+	return for_each_pmd(d, -1, fill_rxq) < 0 ? reply_error(d, "out of memory") : 0;
 }
 
 static int
