@@ -34,10 +34,13 @@ test: build build-asan
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
 	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
 
-# The control-command fuzzer for longer than the 15 s of `make test` (FUZZ_SECONDS).
-FUZZ_SECONDS ?= 300
+# Every fuzz target for longer than the 8 s each of `make test` (FUZZ_SECONDS each).
+FUZZ_SECONDS ?= 120
+FUZZ_TARGETS = config_set lull_options text_parsers gen_rx
 fuzz: build-asan
-	./tests/fuzz/run.sh $(ASAN_BUILD)/tests/fuzz/fuzz_config_set $(FUZZ_SECONDS)
+	for t in $(FUZZ_TARGETS); do \
+		./tests/fuzz/run.sh $(ASAN_BUILD)/tests/fuzz/fuzz_$$t $(FUZZ_SECONDS) tests/fuzz/corpus/$$t || exit 1; \
+	done
 
 run: build
 	./scripts/run-demo.sh

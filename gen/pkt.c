@@ -117,6 +117,15 @@ gen_pkt_cksum_ok(const struct rte_mbuf *m)
 {
 	uint8_t *frame = rte_pktmbuf_mtod(m, uint8_t *);
 	const struct rte_ipv4_hdr *ip = ip_of(frame);
+	const struct rte_udp_hdr *udp = udp_of(frame);
+	uint16_t ip_len = rte_be_to_cpu_16(ip->total_length);
 
-	return rte_ipv4_cksum(ip) == 0 && rte_ipv4_udptcp_cksum_verify(ip, udp_of(frame)) == 0;
+	/* The checksums cover what the headers claim: a frame whose IP or UDP length
+	 * lies about what it holds is bad, and is not read past its end (found by
+	 * tests/fuzz/fuzz_gen_rx.c). */
+	if (ip_len < sizeof(*ip) + sizeof(*udp) ||
+		(uint32_t)RTE_ETHER_HDR_LEN + ip_len > rte_pktmbuf_data_len(m) ||
+		rte_be_to_cpu_16(udp->dgram_len) != ip_len - sizeof(*ip))
+		return false;
+	return rte_ipv4_cksum(ip) == 0 && rte_ipv4_udptcp_cksum_verify(ip, udp) == 0;
 }

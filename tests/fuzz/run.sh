@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# run.sh FUZZER SECONDS: run a libFuzzer target for SECONDS on a scratch copy of
-# its seed corpus (libFuzzer writes new inputs into its first corpus directory),
-# and keep a crashing input in the build directory.
+# run.sh FUZZER SECONDS SEEDS: run a libFuzzer target for SECONDS on a scratch
+# corpus plus its seeds (libFuzzer writes new inputs into its first corpus
+# directory, so the seeds stay as they are), and keep a crashing input in the
+# build directory.
 set -euo pipefail
-fuzzer=$1 secs=$2
-seeds="$(dirname "$0")/corpus"
+fuzzer=$1 secs=$2 seeds=$3
 work=$(mktemp -d /tmp/lull-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 exec_dir=$(dirname "$fuzzer")
