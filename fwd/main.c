@@ -158,9 +158,35 @@ stop_pmds(struct lull_fwd *fwd)
 	fwd->n_launched = 0;
 }
 
+/* Log every link that went up or down since the last look (a peer that left or
+ * came back, a cable). */
+static void
+log_link_changes(struct lull_fwd *fwd, int8_t *was_up)
+{
+	for (unsigned int p = 0; p < fwd->n_ports; p++) {
+		struct rte_eth_link link;
+		int8_t up;
+
+		if (!fwd->ports[p].present) {
+			was_up[p] = -1;
+			continue;
+		}
+		if (rte_eth_link_get_nowait((uint16_t)p, &link) < 0)
+			continue;
+		up = link.link_status == RTE_ETH_LINK_UP;
+		if (was_up[p] != -1 && up != was_up[p])
+			printf("lull: port %u (%s): link %s\n", p, fwd->ports[p].name,
+				up ? "up" : "down");
+		was_up[p] = up;
+	}
+}
+
 static void
 run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 {
+	int8_t was_up[LULL_MAX_PORTS];
+
+	memset(was_up, -1, sizeof(was_up));
 	uint64_t period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
 	uint64_t next_tsc = rte_rdtsc() + period_tsc;
 
@@ -169,6 +195,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 
 		nanosleep(&ts, NULL);
 		pthread_mutex_lock(&fwd->lock);
+		log_link_changes(fwd, was_up);
 		/* stats-period may change at run time */
 		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
 		if (period_tsc != 0 && rte_rdtsc() >= next_tsc) {
