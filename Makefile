@@ -1,9 +1,11 @@
 # Thin wrapper over meson/ninja: the commands the README names.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+TSAN_TESTS ?= parse policy config gen_lib gen_config sim ctl
 MESON_TEST ?= meson test --print-errorlogs
 
-.PHONY: all deps build build-asan test test-unit test-asan fuzz run bench format clean
+.PHONY: all deps build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format clean
 
 all: build
 
@@ -25,14 +27,34 @@ $(ASAN_BUILD)/build.ninja:
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
 
+# ThreadSanitizer: the control plane (main and telemetry threads) against the PMDs.
+$(TSAN_BUILD)/build.ninja:
+	CC=clang meson setup $(TSAN_BUILD) -Dbuildtype=debugoptimized \
+		-Db_sanitize=thread -Db_lundef=false
+
+build-tsan: deps $(TSAN_BUILD)/build.ninja
+	ninja -C $(TSAN_BUILD)
+
+# The unit tests and the concurrency test (live reconfiguration, stats read and
+# clear, port add and remove while PMDs run) under TSan.
+test-tsan: build build-tsan
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
+		LULL_GEN_OVERRIDE=$(CURDIR)/$(BUILD)/gen/lull-gen LULL_SLOW=1 \
+		$(MESON_TEST) -C $(TSAN_BUILD) $(TSAN_TESTS)
+
 test-unit: build
 	$(MESON_TEST) -C $(BUILD) --suite unit
 
-# Everything: unit + integration tests, then again under ASan + UBSan.
-test: build build-asan
+# Everything: unit + integration tests, again under ASan + UBSan (with the fuzz
+# targets), and the concurrency tests under TSan.
+test: build build-asan build-tsan
 	$(MESON_TEST) -C $(BUILD)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
-	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json $(ASAN_BUILD)/meson-logs/testlog.json
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
+		LULL_GEN_OVERRIDE=$(CURDIR)/$(BUILD)/gen/lull-gen LULL_SLOW=1 \
+		$(MESON_TEST) -C $(TSAN_BUILD) $(TSAN_TESTS)
+	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json \
+		$(ASAN_BUILD)/meson-logs/testlog.json $(TSAN_BUILD)/meson-logs/testlog.json
 
 # Every fuzz target for longer than the 8 s each of `make test` (FUZZ_SECONDS each).
 FUZZ_SECONDS ?= 120
@@ -52,4 +74,4 @@ format:
 	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.c tests/fuzz/*.c
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)
