@@ -5,30 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v ip >/dev/null || die "ip (iproute2) is missing"
-ns_a="$T_ID-a" ns_b="$T_ID-b"
-# veth names must be unique in the root namespace and at most 15 characters.
-va="${T_ID}a" vb="${T_ID}b"
-
-ip netns add "$ns_a" && T_NETNS+=("$ns_a")
-ip netns add "$ns_b" && T_NETNS+=("$ns_b")
-ip link add "${va}0" type veth peer name "${va}1" && T_LINKS+=("${va}1")
-ip link add "${vb}0" type veth peer name "${vb}1" && T_LINKS+=("${vb}1")
-ip link set "${va}0" netns "$ns_a"
-ip link set "${vb}0" netns "$ns_b"
-# 198.18.0.0/15 is reserved for benchmarking (RFC 2544) and lives only in these namespaces.
-ip -n "$ns_a" addr add 198.18.0.1/24 dev "${va}0"
-ip -n "$ns_b" addr add 198.18.0.2/24 dev "${vb}0"
-for dev in "${va}1" "${vb}1"; do
-	ip link set "$dev" up
-	ethtool -K "$dev" tx off >/dev/null 2>&1 || true
-done
-ip -n "$ns_a" link set "${va}0" up
-ip -n "$ns_b" link set "${vb}0" up
-ip netns exec "$ns_a" ethtool -K "${va}0" tx off >/dev/null 2>&1 || true
-ip netns exec "$ns_b" ethtool -K "${vb}0" tx off >/dev/null 2>&1 || true
+two_namespaces
+ns_a=$NS_A va1=$VA1 vb1=$VB1
 
 bg lull "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l" \
-	--vdev "net_af_packet0,iface=${va}1" --vdev "net_af_packet1,iface=${vb}1" \
+	--vdev "net_af_packet0,iface=$va1" --vdev "net_af_packet1,iface=$vb1" \
 	-- --stats-period 0 --link-wait-ms 10000
 lull_pid=$BG_PID
 wait_log lull "port 1 \(net_af_packet1\).*Link" 30

@@ -9,26 +9,14 @@
 # the first 12 bytes of the first segment.)
 . "$(dirname "$0")/lib.sh"
 
-ns_a="$T_ID-a" ns_b="$T_ID-b" va="${T_ID}a" vb="${T_ID}b"
-ip netns add "$ns_a" && T_NETNS+=("$ns_a")
-ip netns add "$ns_b" && T_NETNS+=("$ns_b")
-ip link add "${va}0" type veth peer name "${va}1" && T_LINKS+=("${va}1")
-ip link add "${vb}0" type veth peer name "${vb}1" && T_LINKS+=("${vb}1")
-ip link set "${va}0" netns "$ns_a"
-ip link set "${vb}0" netns "$ns_b"
-# the sending side takes jumbo frames; lull's rx side as well, its tx side does not
-ip -n "$ns_a" link set "${va}0" mtu 9000
-ip link set "${va}1" mtu 9000
-ip -n "$ns_a" addr add 198.18.0.1/24 dev "${va}0"
-ip -n "$ns_b" addr add 198.18.0.2/24 dev "${vb}0"
-for dev in "${va}1" "${vb}1"; do ip link set "$dev" up; ethtool -K "$dev" tx off >/dev/null 2>&1 || true; done
-ip -n "$ns_a" link set "${va}0" up
-ip -n "$ns_b" link set "${vb}0" up
+# the sending side takes jumbo frames, and so does lull's rx side; its tx side does not
+two_namespaces 9000
+ns_a=$NS_A ns_b=$NS_B
 for ns in "$ns_a" "$ns_b"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || true; done
 
 # send_bad: every kind of bad frame, 20 of each, from namespace A; prints how many
 send_bad() {
-	ip netns exec "$ns_a" python3 - "${va}0" <<'PY'
+	ip netns exec "$ns_a" python3 - "$VA0" <<'PY'
 import random, socket, struct, sys
 random.seed(7)
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
@@ -61,14 +49,14 @@ print(sent)
 PY
 }
 
-mac_a=$(ip -n "$ns_a" -br link show "${va}0" | awk '{print $3}')
-mac_b=$(ip -n "$ns_b" -br link show "${vb}0" | awk '{print $3}')
+mac_a=$(ip -n "$ns_a" -br link show "$VA0" | awk '{print $3}')
+mac_b=$(ip -n "$ns_b" -br link show "$VB0" | awk '{print $3}')
 for mode in io mac macswap; do
 	# mac mode writes the peer's MAC: the namespaces' own, so that ping works
 	peers=()
 	[ "$mode" = mac ] && peers=(--eth-peer "0,$mac_a" --eth-peer "1,$mac_b")
 	bg "lull-$mode" "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$mode" \
-		--vdev "net_af_packet0,iface=${va}1" --vdev "net_af_packet1,iface=${vb}1" \
+		--vdev "net_af_packet0,iface=$VA1" --vdev "net_af_packet1,iface=$VB1" \
 		-- --fwd-mode "$mode" --stats-period 0 --link-wait-ms 5000 "${peers[@]}"
 	pid=$BG_PID
 	wait_log "lull-$mode" "port 1 \(net_af_packet1\).*Link" 30

@@ -102,3 +102,34 @@ pmd_cpu_pct() {
 	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
 	echo $(((b - a) * 100 / (secs * $(getconf CLK_TCK))))
 }
+
+# two_namespaces [MTU_A]: namespaces NS_A and NS_B, each with one end of a veth
+# pair (VA0 in A, VB0 in B; 198.18.0.1 and .2/24); the other ends VA1 and VB1
+# stay here for lull's af_packet ports. tx checksum offload off (UDP through
+# af_packet needs it). MTU_A: the MTU of A's pair (default 1500). All are
+# removed at exit.
+two_namespaces() {
+	local mtu=${1:-1500}
+	NS_A="$T_ID-a" NS_B="$T_ID-b"
+	# veth names must be unique in the root namespace and at most 15 characters
+	VA0="${T_ID}a0" VA1="${T_ID}a1" VB0="${T_ID}b0" VB1="${T_ID}b1"
+	ip netns add "$NS_A" && T_NETNS+=("$NS_A")
+	ip netns add "$NS_B" && T_NETNS+=("$NS_B")
+	ip link add "$VA0" type veth peer name "$VA1" && T_LINKS+=("$VA1")
+	ip link add "$VB0" type veth peer name "$VB1" && T_LINKS+=("$VB1")
+	ip link set "$VA0" netns "$NS_A"
+	ip link set "$VB0" netns "$NS_B"
+	ip -n "$NS_A" link set "$VA0" mtu "$mtu"
+	ip link set "$VA1" mtu "$mtu"
+	# 198.18.0.0/15 is reserved for benchmarking (RFC 2544) and lives only here
+	ip -n "$NS_A" addr add 198.18.0.1/24 dev "$VA0"
+	ip -n "$NS_B" addr add 198.18.0.2/24 dev "$VB0"
+	for dev in "$VA1" "$VB1"; do
+		ip link set "$dev" up
+		ethtool -K "$dev" tx off >/dev/null 2>&1 || true
+	done
+	ip -n "$NS_A" link set "$VA0" up
+	ip -n "$NS_B" link set "$VB0" up
+	ip netns exec "$NS_A" ethtool -K "$VA0" tx off >/dev/null 2>&1 || true
+	ip netns exec "$NS_B" ethtool -K "$VB0" tx off >/dev/null 2>&1 || true
+}
