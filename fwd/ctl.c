@@ -179,8 +179,15 @@ with_config_copy(
 		return -ENOMEM;
 	}
 	pthread_mutex_lock(&fwd->lock);
-	*cfg = fwd->cfg;
-	ret = fn(fwd, cfg, ch, err, errlen);
+	/* checked under the lock that stopping takes first: no change starts after
+	 * the PMDs were told to stop, and none is running while ports are closed */
+	if (!fwd->accepting) {
+		snprintf(err, errlen, "lull is starting or stopping: try again");
+		ret = -EAGAIN;
+	} else {
+		*cfg = fwd->cfg;
+		ret = fn(fwd, cfg, ch, err, errlen);
+	}
 	pthread_mutex_unlock(&fwd->lock);
 	free(cfg);
 	return ret;

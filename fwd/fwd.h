@@ -41,7 +41,7 @@ struct lull_fwd {
 	struct lull_pmd *pmds[LULL_MAX_PMDS];
 	unsigned int n_pmds;     /**< PMDs created (and to free) */
 	unsigned int n_launched; /**< PMDs running on their lcore */
-	bool accepting;          /**< control commands may change things */
+	bool accepting;          /**< control commands may change things (checked under lock) */
 	uint64_t gen;            /**< generation of the newest params blocks */
 	uint64_t start_tsc;
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */

@@ -365,20 +365,6 @@ cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* Commands that change things run only while the forwarder is up and not stopping. */
-static bool
-accepting(struct rte_tel_data *d)
-{
-	bool ok;
-
-	pthread_mutex_lock(&tel_fwd->lock);
-	ok = tel_fwd->accepting;
-	pthread_mutex_unlock(&tel_fwd->lock);
-	if (!ok)
-		reply_error(d, "lull is starting or stopping: try again");
-	return ok;
-}
-
 static int
 cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -393,8 +379,6 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	strcpy(buf, params);
 	if (lull_split_kv(buf, &key, &value) < 0)
 		return reply_error(d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
-	if (!accepting(d))
-		return 0;
 	ret = lull_ctl_set(tel_fwd, key, value, err, sizeof(err));
 	if (ret < 0)
 		return reply_error(d, err);
@@ -452,8 +436,6 @@ cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
 		*sp = '\0';
 		peer = sp + 1;
 	}
-	if (!accepting(d))
-		return 0;
 	ret = lull_ctl_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
 	if (ret < 0 && ret != -ETIMEDOUT)
 		return reply_error(d, err);
@@ -479,8 +461,6 @@ cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
 	(void)cmd;
 	if (params == NULL || *params == '\0')
 		return reply_error(d, "usage: /lull/port-del,NAME");
-	if (!accepting(d))
-		return 0;
 	if (lull_ctl_port_del(tel_fwd, params, err, sizeof(err)) < 0)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
