@@ -29,9 +29,7 @@ rc=0
 [ "$rc" = 3 ] && grep -q "no lull at" "$T_DIR/nobody.err" || die "no lull: rc $rc, $(cat "$T_DIR/nobody.err")"
 
 # constant load on the first pair for the whole test
-bg gen1 "$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-g1" \
-	--vdev "$(memif_vdev 0 client "$T_DIR/a.sock")" --vdev "$(memif_vdev 1 client "$T_DIR/b.sock")" \
-	-- --profile rate:20k:25s --flows 8 --progress-ms 0 --drain-ms 1000 --json "$T_DIR/gen1.json"
+gen_bg gen1 0 "$T_DIR/a.sock" "$T_DIR/b.sock" --profile rate:20k:25s --flows 8 --progress-ms 0 --drain-ms 1000 --json "$T_DIR/gen1.json"
 gen1_pid=$BG_PID
 wait_log lull "Link up" 30 2
 sleep 1
@@ -102,9 +100,7 @@ tel "/lull/set,nonsense" | grep -q '{"/lull/set": "usage' || die "telemetry: bad
 ctl port-add "$(memif_vdev 2 server "$T_DIR/c.sock")" >"$T_DIR/add.txt" || die "port-add 2: $(cat "$T_DIR/add.txt")"
 ctl port-add "$(memif_vdev 3 server "$T_DIR/d.sock")" net_memif2 >>"$T_DIR/add.txt" || die "port-add 3"
 grep -q "peer: net_memif2" "$T_DIR/add.txt" || die "port-add: $(cat "$T_DIR/add.txt")"
-bg gen2 "$LULL_GEN" -l 1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-g2" \
-	--vdev "$(memif_vdev 0 client "$T_DIR/c.sock")" --vdev "$(memif_vdev 1 client "$T_DIR/d.sock")" \
-	-- --profile rate:5k:3s,idle:6s --progress-ms 0 --drain-ms 200 --json "$T_DIR/gen2.json"
+gen_bg gen2 1 "$T_DIR/c.sock" "$T_DIR/d.sock" --profile rate:5k:3s,idle:6s --progress-ms 0 --drain-ms 200 --json "$T_DIR/gen2.json"
 gen2_pid=$BG_PID
 # once its traffic is done (the idle phase: the count stops growing), the pair
 # goes away under gen2's feet

@@ -16,9 +16,7 @@ lull_pid=$BG_PID
 wait_log lull "forwarding in io mode" 30
 
 gen() { # NAME PROFILE
-	bg "$1" "$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$1" \
-		--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" \
-		-- --profile "$2" --progress-ms 0 --json "$T_DIR/$1.json"
+	gen_bg "$1" 0 "$sa" "$sb" --profile "$2" --progress-ms 0 --json "$T_DIR/$1.json"
 	GEN_PID=$BG_PID
 }
 

@@ -73,6 +73,17 @@ memif_vdev() {
 	echo "net_memif$1,role=$2,socket=$3,socket-abstract=no"
 }
 
+# gen_bg NAME LCORE SOCK_A SOCK_B LULL-GEN-ARGS...: lull-gen in the background on
+# LCORE, memif client of SOCK_A (its tx port) and SOCK_B (its rx port); output
+# in $T_DIR/NAME.log; sets BG_PID.
+gen_bg() {
+	local name=$1 lcore=$2 sa=$3 sb=$4
+	shift 4
+	bg "$name" "${LULL_GEN:?set LULL_GEN to the lull-gen binary}" -l "$lcore" -m 256 \
+		"${EAL_COMMON[@]}" --file-prefix="$T_ID-$name" \
+		--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" -- "$@"
+}
+
 # lull_total LOG COLUMN: sum a column of the port table in lull's final stats.
 #   columns: 5 = rx-packets, 6 = tx-packets, 7 = rx-missed, 8 = tx-dropped
 lull_total() {
