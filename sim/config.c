@@ -255,10 +255,12 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 			break;
 		case O_POLICY:
 			ret = lull_policy_parse(optarg);
-			if (ret < 0)
+			if (ret < 0) {
 				ret = bad(err, errlen, opt, optarg, "off, ovs, window or rate");
-			else
-				o->base.policy.kind = ret, ret = 0;
+				break;
+			}
+			o->base.policy.kind = (enum lull_policy_kind)ret;
+			ret = 0;
 			break;
 		case O_MAX:
 			ret = lull_parse_u32(optarg, 0, LULL_MAX_SLEEP_NS / 1000, &max_us);

@@ -101,26 +101,34 @@ def gnuplot(script):
         return False
 
 
+def plot(term, png, title, xlabel, ylabel, ymax, series, style):
+    """One gnuplot PNG, log x: series is [(data file, title)], style its 'with' clause."""
+    return gnuplot(f"""{term}
+set output '{png}'
+set title '{title}'
+set logscale x; set xlabel '{xlabel}'; set ylabel '{ylabel}'
+set yrange [0:{ymax}]; set key outside right; set grid
+plot """ + ", ".join(f"'{f}' using 1:2 with {style} title '{c}'" for f, c in series))
+
+
+def write_points(name, pts):
+    with open(os.path.join(out, name), "w") as fh:
+        fh.writelines(f"{x} {y}\n" for x, y in pts)
+    return name
+
+
 def plots():
     made = []
     title = TITLE_GP
     term = "set terminal pngcairo size 900,560 noenhanced font ',10'" if pngcairo() else \
         "set terminal png size 900,560 noenhanced"
     # 1. CPU vs the load actually carried: power proportionality
-    names = []
-    for i, c in enumerate(configs):
-        f = f"plot-cpu-{i}.dat"
-        pts = sorted((max(num(by[(c, s)]["rx_pps"]) or 0, 1), num(by[(c, s)]["cpu_pct"]))
-                     for s, _ in steps if (c, s) in by)
-        with open(os.path.join(out, f), "w") as fh:
-            fh.writelines(f"{x} {y}\n" for x, y in pts)
-        names.append((f, c))
-    if gnuplot(f"""{term}
-set output 'cpu_vs_load.png'
-set title 'Forwarding thread CPU vs load carried ({title})'
-set logscale x; set xlabel 'packets/s received (idle plotted at 1)'; set ylabel 'CPU %'
-set yrange [0:110]; set key outside right; set grid
-plot """ + ", ".join(f"'{f}' using 1:2 with linespoints title '{c}'" for f, c in names)):
+    series = [(write_points(f"plot-cpu-{i}.dat",
+                            sorted((max(num(by[(c, s)]["rx_pps"]) or 0, 1), num(by[(c, s)]["cpu_pct"]))
+                                   for s, _ in steps if (c, s) in by)), c)
+              for i, c in enumerate(configs)]
+    if plot(term, "cpu_vs_load.png", f"Forwarding thread CPU vs load carried ({title})",
+            "packets/s received (idle plotted at 1)", "CPU %", 110, series, "linespoints"):
         made.append("cpu_vs_load.png")
     # 2. latency CDF at the lightest load with traffic
     light = next(((s, l) for s, l in steps if l != "idle"), None)
@@ -130,29 +138,18 @@ plot """ + ", ".join(f"'{f}' using 1:2 with linespoints title '{c}'" for f, c in
             f = os.path.join("cdf", f"{light[0]}-{c.replace(':', '_')}.txt")
             if os.path.exists(os.path.join(out, f)) and os.path.getsize(os.path.join(out, f)):
                 curves.append((f, c))
-        if curves and gnuplot(f"""{term}
-set output 'latency_cdf.png'
-set title 'Round-trip latency CDF at {light[1]} ({title})'
-set logscale x; set xlabel 'round trip, us'; set ylabel 'percentile'
-set yrange [0:100]; set key outside right; set grid
-plot """ + ", ".join(f"'{f}' using 1:2 with lines title '{c}'" for f, c in curves)):
+        if curves and plot(term, "latency_cdf.png",
+                           f"Round-trip latency CDF at {light[1]} ({title})", "round trip, us",
+                           "percentile", 100, curves, "lines"):
             made.append("latency_cdf.png")
     # 3. CPU vs p99: the trade-off frontier (loads with traffic, below saturation)
-    names = []
-    for i, c in enumerate(configs):
-        f = f"plot-front-{i}.dat"
-        with open(os.path.join(out, f), "w") as fh:
-            for s, l in steps:
-                r = by.get((c, s))
-                if r and l not in ("idle", "max") and num(r["p99_us"]):
-                    fh.write(f"{r['p99_us']} {r['cpu_pct']}\n")
-        names.append((f, c))
-    if gnuplot(f"""{term}
-set output 'cpu_vs_p99.png'
-set title 'CPU vs p99 round trip, every load with traffic ({title})'
-set logscale x; set xlabel 'p99 round trip, us'; set ylabel 'CPU %'
-set yrange [0:110]; set key outside right; set grid
-plot """ + ", ".join(f"'{f}' using 1:2 with points pointsize 1.5 title '{c}'" for f, c in names)):
+    series = [(write_points(f"plot-front-{i}.dat",
+                            [(by[(c, s)]["p99_us"], by[(c, s)]["cpu_pct"]) for s, l in steps
+                             if (c, s) in by and l not in ("idle", "max")
+                             and num(by[(c, s)]["p99_us"])]), c)
+              for i, c in enumerate(configs)]
+    if plot(term, "cpu_vs_p99.png", f"CPU vs p99 round trip, every load with traffic ({title})",
+            "p99 round trip, us", "CPU %", 110, series, "points pointsize 1.5"):
         made.append("cpu_vs_p99.png")
     return made
 
