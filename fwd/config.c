@@ -44,6 +44,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->n_rxd = 1024;
 	cfg->n_txd = 1024;
 	cfg->burst = 32;
+	cfg->mbuf_size = LULL_MBUF_SIZE_DEFAULT;
 	cfg->mode = LULL_FWD_IO;
 	cfg->stats_period_s = 1;
 	cfg->drain_us = 100;
@@ -101,6 +102,7 @@ enum opt_id {
 	OPT_TXD,
 	OPT_BURST,
 	OPT_MBUFS,
+	OPT_MBUF_SIZE,
 	OPT_FWD_MODE,
 	OPT_PORT_PAIRS,
 	OPT_RXQ_PMD,
@@ -143,6 +145,7 @@ static const struct option long_opts[] = {
 	{"linger-us", required_argument, NULL, OPT_LINGER},
 	{"link-wait-ms", required_argument, NULL, OPT_LINK_WAIT_MS},
 	{"mbufs", required_argument, NULL, OPT_MBUFS},
+	{"mbuf-size", required_argument, NULL, OPT_MBUF_SIZE},
 	{"pmd-cores", required_argument, NULL, OPT_PMD_CORES},
 	{"pmd-priority", required_argument, NULL, OPT_PMD_PRIORITY},
 	{"port-pairs", required_argument, NULL, OPT_PORT_PAIRS},
@@ -187,6 +190,7 @@ static const struct num_opt num_opts[] = {
 	NUM_OPT(OPT_TXD, 16, 32768, n_txd),
 	NUM_OPT(OPT_BURST, 1, LULL_MAX_BURST, burst),
 	NUM_OPT(OPT_MBUFS, 1024, 16u << 20, n_mbufs),
+	NUM_OPT(OPT_MBUF_SIZE, 64, 65000, mbuf_size),
 	NUM_OPT(OPT_STATS_PERIOD, 0, 3600, stats_period_s),
 	NUM_OPT(OPT_DRAIN_US, 1, 1000000, drain_us),
 	NUM_OPT(OPT_TX_RETRIES, 0, 1000000, tx_retries),
@@ -708,6 +712,12 @@ check_critical(const struct lull_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+unsigned int
+lull_config_segs_per_frame(const struct lull_config *cfg)
+{
+	return (LULL_FRAME_MAX_DEFAULT + cfg->mbuf_size - 1u) / cfg->mbuf_size;
+}
+
 int
 lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen)
 {
@@ -750,6 +760,8 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 
 		n += (uint64_t)cfg->n_pmds * (cfg->n_ports + cfg->hotplug_ports + 1u) * cfg->burst;
 		n += (uint64_t)(cfg->n_pmds + 1) * 256 + 4096;
+		/* Mbufs smaller than a frame: a full-size frame is a chain of segments. */
+		n *= lull_config_segs_per_frame(cfg);
 		cfg->n_mbufs = n > (16u << 20) ? 16u << 20 : (uint32_t)n;
 	}
 	return 0;
@@ -816,6 +828,15 @@ lull_config_check_port(
 	if (ret == 0)
 		ret = check_desc("txd", cfg->n_txd, lim->txd_min, lim->txd_max, lim->txd_align,
 			lim->name, err, errlen);
+	/* A driver without rx scatter may still chain (memif does) or drop long frames:
+	 * lull_port_start() says so. One that cannot send a chain would corrupt it. */
+	if (ret == 0 && lull_config_segs_per_frame(cfg) > 1 && !lim->tx_multi_seg) {
+		snprintf(err, errlen,
+			"--mbuf-size %u: port %s cannot send chains of mbufs; use --mbuf-size %u or "
+			"more",
+			cfg->mbuf_size, lim->name, LULL_FRAME_MAX_DEFAULT);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 
@@ -965,6 +986,7 @@ lull_config_describe(const struct lull_config *cfg,
 	emit_u32(emit, ctx, "rxd", cfg->n_rxd);
 	emit_u32(emit, ctx, "txd", cfg->n_txd);
 	emit_u32(emit, ctx, "mbufs", cfg->n_mbufs);
+	emit_u32(emit, ctx, "mbuf-size", cfg->mbuf_size);
 	emit_u32(emit, ctx, "hotplug-ports", cfg->hotplug_ports);
 	buf[0] = '\0';
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
@@ -1025,6 +1047,8 @@ lull_config_usage(const char *prog)
 	       "  --rxd N               rx descriptors per queue (default 1024)\n"
 	       "  --txd N               tx descriptors per queue (default 1024)\n"
 	       "  --mbufs N             mbufs in the pool (default: enough to fill every ring)\n"
+	       "  --mbuf-size N         packet data bytes per mbuf, 64..65000 (default 2048);\n"
+	       "                        below 1522 a frame arrives as a chain of mbufs\n"
 	       "  --port-pairs LIST     A:B,... forward A<->B; A:A reflects (default 0:1,2:3,...)\n"
 	       "  --link-wait-ms MS     wait up to MS for links at start (default 9000)\n"
 	       "  --hotplug-ports N     ports port-add may add at run time; sizes the mbuf pool\n"

@@ -28,6 +28,10 @@
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
 #define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
 #define LULL_MAX_BURST    512
+/** Data bytes per mbuf by default, as testpmd's --mbuf-size; headroom excluded. */
+#define LULL_MBUF_SIZE_DEFAULT 2048
+/** The largest frame a port at the default MTU receives: 1500 + Ethernet, VLAN, FCS. */
+#define LULL_FRAME_MAX_DEFAULT 1522
 #define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
 #define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
@@ -89,6 +93,7 @@ struct lull_config {
 	uint16_t n_txd;   /**< tx descriptors per queue */
 	uint16_t burst;   /**< rx burst and tx buffer size */
 	uint32_t n_mbufs; /**< mbuf pool size; 0 = computed by resolve */
+	uint16_t mbuf_size; /**< packet data bytes per mbuf, headroom excluded */
 	enum lull_fwd_mode mode;
 
 	struct lull_port_pair pairs[LULL_MAX_PORTS];
@@ -149,6 +154,7 @@ struct lull_port_limits {
 	uint16_t max_rxq, max_txq;
 	uint16_t rxd_min, rxd_max, rxd_align;
 	uint16_t txd_min, txd_max, txd_align;
+	bool tx_multi_seg; /**< sends a chain of mbufs */
 };
 
 /** Fill cfg with the defaults. */
@@ -161,6 +167,12 @@ void lull_config_defaults(struct lull_config *cfg);
  * @return 0, or a negative errno with a one-line message in err.
  */
 int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen);
+
+/**
+ * Mbufs a frame of the default maximum size takes: 1 unless --mbuf-size is
+ * below LULL_FRAME_MAX_DEFAULT, when frames arrive as chains.
+ */
+unsigned int lull_config_segs_per_frame(const struct lull_config *cfg);
 
 /**
  * Check cfg against the system and fill the derived fields.

@@ -57,13 +57,17 @@ static int
 create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	fwd->pool = rte_pktmbuf_pool_create("lull_mbufs", fwd->cfg.n_mbufs, 256, 0,
-		RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+		(uint16_t)(fwd->cfg.mbuf_size + RTE_PKTMBUF_HEADROOM), (int)rte_socket_id());
 	if (fwd->pool == NULL) {
 		snprintf(err, errlen,
 			"--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)",
 			fwd->cfg.n_mbufs, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
+	if (lull_config_segs_per_frame(&fwd->cfg) > 1)
+		printf("lull: %u mbufs of %u data bytes: a %u-byte frame is a chain of %u\n",
+			fwd->cfg.n_mbufs, fwd->cfg.mbuf_size, LULL_FRAME_MAX_DEFAULT,
+			lull_config_segs_per_frame(&fwd->cfg));
 	return 0;
 }
 

@@ -23,6 +23,12 @@ port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
 	/* Every mbuf comes from one pool with refcnt 1: let the driver free in bulk. */
 	if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	/* Mbufs smaller than a frame: receive into chains where the driver scatters,
+	 * and send chains (lull_port_check() made sure the port can). */
+	if (lull_config_segs_per_frame(cfg) > 1) {
+		conf->rxmode.offloads |= info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER;
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	}
 }
 
 static int
@@ -57,7 +63,8 @@ lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t er
 			.rxd_align = info.rx_desc_lim.nb_align,
 			.txd_min = info.tx_desc_lim.nb_min,
 			.txd_max = info.tx_desc_lim.nb_max,
-			.txd_align = info.tx_desc_lim.nb_align},
+			.txd_align = info.tx_desc_lim.nb_align,
+			.tx_multi_seg = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0},
 		err, errlen);
 }
 
@@ -99,8 +106,10 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 	for (uint16_t q = 0; q < cfg->n_rxq; q++) {
 		ret = rte_eth_rx_queue_setup(id, q, cfg->n_rxd, socket, NULL, pool);
 		if (ret < 0) {
-			snprintf(err, errlen, "--rxd: port %u (%s) refused %u rx descriptors: %s",
-				id, port->name, cfg->n_rxd, strerror(-ret));
+			snprintf(err, errlen,
+				"port %u (%s) refused rx queue %u of %u descriptors (--rxd) into "
+				"mbufs of %u data bytes (--mbuf-size): %s",
+				id, port->name, q, cfg->n_rxd, cfg->mbuf_size, strerror(-ret));
 			return ret;
 		}
 	}
@@ -121,6 +130,10 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		return ret;
 	}
 	port->started = true;
+	if (lull_config_segs_per_frame(cfg) > 1 && !(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
+		printf("lull: port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
+		       "%u is chained or dropped as its driver does\n",
+			id, port->name, cfg->mbuf_size);
 	/* A driver may accept the interrupt configuration and still have no event fd. */
 	if (port->rx_intr && rte_eth_dev_rx_intr_ctl_q_get_fd(id, 0) < 0) {
 		printf("lull: port %u (%s): no rx interrupts (no event fd): its PMD will not hand "

@@ -334,6 +334,11 @@ test_check_port(void **state)
 		{"--rxd 100", "--rxd: bad value '100' for nic0"},
 		{"--txd 32",
 			"--txd: bad value '32' for nic0 (it accepts 64..4096, a multiple of 1)"},
+		/* nic0 cannot send a chain: mbufs must hold a whole frame */
+		{"--mbuf-size 1522", NULL},
+		{"--mbuf-size 1521",
+			"--mbuf-size 1521: port nic0 cannot send chains of mbufs; use --mbuf-size "
+			"1522 or more"},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -350,6 +355,33 @@ test_check_port(void **state)
 			fail_msg("args '%s': got %d '%s', want '%s'", cases[i].args, ret, err,
 				cases[i].msg ? cases[i].msg : "accepted");
 	}
+}
+
+/* Mbufs smaller than a frame: frames are chains, and the pool grows to match. */
+static void
+test_mbuf_size(void **state)
+{
+	struct lull_config big, small;
+	struct lull_sys sys = sys_with(2, 2);
+	struct lull_port_limits memif = {.name = "memif", .max_rxq = 8, .max_txq = 8,
+		.rxd_min = 16, .rxd_max = 32768, .txd_min = 16, .txd_max = 32768,
+		.tx_multi_seg = true};
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&big, "", err, sizeof(err)), 0);
+	assert_int_equal(big.mbuf_size, LULL_MBUF_SIZE_DEFAULT);
+	assert_int_equal(lull_config_segs_per_frame(&big), 1);
+	assert_int_equal(parse(&small, "--mbuf-size 64", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_segs_per_frame(&small), 24); /* 1522 / 64, rounded up */
+	assert_int_equal(lull_config_resolve(&big, &sys, err, sizeof(err)), 0);
+	assert_int_equal(lull_config_resolve(&small, &sys, err, sizeof(err)), 0);
+	assert_int_equal(small.n_mbufs, 24 * big.n_mbufs);
+	assert_int_equal(lull_config_check_port(&small, &memif, err, sizeof(err)), 0);
+	assert_int_equal(parse(&small, "--mbuf-size 1522", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_segs_per_frame(&small), 1);
+	assert_int_not_equal(parse(&small, "--mbuf-size 63", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "--mbuf-size: bad value '63'"));
 }
 
 /* Run-time set: applies whole or not at all, errors name the key or value. */
@@ -540,6 +572,7 @@ main(void)
 		cmocka_unit_test(test_resolve_defaults),
 		cmocka_unit_test(test_resolve_pins_and_self_pair),
 		cmocka_unit_test(test_check_port),
+		cmocka_unit_test(test_mbuf_size),
 		cmocka_unit_test(test_sleep_params),
 		cmocka_unit_test(test_critical_queue_caps_its_pmd),
 		cmocka_unit_test(test_set),
