@@ -64,7 +64,8 @@ lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t er
 			.txd_min = info.tx_desc_lim.nb_min,
 			.txd_max = info.tx_desc_lim.nb_max,
 			.txd_align = info.tx_desc_lim.nb_align,
-			.tx_multi_seg = (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0},
+			.tx_multi_seg =
+				(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0},
 		err, errlen);
 }
 
@@ -130,7 +131,8 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		return ret;
 	}
 	port->started = true;
-	if (lull_config_segs_per_frame(cfg) > 1 && !(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
+	if (lull_config_segs_per_frame(cfg) > 1 &&
+		!(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
 		printf("lull: port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
 		       "%u is chained or dropped as its driver does\n",
 			id, port->name, cfg->mbuf_size);

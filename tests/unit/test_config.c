@@ -363,8 +363,13 @@ test_mbuf_size(void **state)
 {
 	struct lull_config big, small;
 	struct lull_sys sys = sys_with(2, 2);
-	struct lull_port_limits memif = {.name = "memif", .max_rxq = 8, .max_txq = 8,
-		.rxd_min = 16, .rxd_max = 32768, .txd_min = 16, .txd_max = 32768,
+	struct lull_port_limits memif = {.name = "memif",
+		.max_rxq = 8,
+		.max_txq = 8,
+		.rxd_min = 16,
+		.rxd_max = 32768,
+		.txd_min = 16,
+		.txd_max = 32768,
 		.tx_multi_seg = true};
 	char err[256];
 
