@@ -3,7 +3,10 @@
 #  1. the generator is killed (SIGKILL: its memif peer vanishes) and started
 #     again: lull keeps running, reports the link down and up again, and
 #     forwards the new generator's traffic without loss;
-#  2. lull receives SIGTERM while traffic flows: it stops cleanly (exit 0,
+#  2. a port pair is removed (lullctl port-del) while its generator sends at
+#     50 kpps: lull keeps running and the other pair, under load all along,
+#     loses nothing;
+#  3. lull receives SIGTERM while traffic flows: it stops cleanly (exit 0,
 #     every mbuf back) and its final stats add up (rx = tx + dropped).
 . "$(dirname "$0")/lib.sh"
 LULL_GEN=${LULL_GEN:?set LULL_GEN to the lull-gen binary}
@@ -42,7 +45,38 @@ assert p["sent"] > 0 and p["received"] == p["sent"], p
 print(f"after the restart: {p['sent']} sent = received")
 PY
 
-# 2. SIGTERM under load (the generator keeps sending to a stopped lull)
+# 2. remove a pair under load; the first pair must not notice
+ctl() { "${LULLCTL:?set LULLCTL to the lullctl binary}" -f "$T_ID-l" "$@"; }
+sc="$T_DIR/c.sock" sd="$T_DIR/d.sock"
+ctl port-add "$(memif_vdev 2 server "$sc")" >"$T_DIR/add.txt" || die "port-add 2: $(cat "$T_DIR/add.txt")"
+ctl port-add "$(memif_vdev 3 server "$sd")" net_memif2 >>"$T_DIR/add.txt" || die "port-add 3"
+gen gen_a rate:20k:8s
+gen_bg gen_b 0 "$sc" "$sd" --profile rate:50k:30s --progress-ms 0 --json "$T_DIR/gen_b.json"
+gen_b_pid=$BG_PID
+port3_tx() {
+	ctl --json port-show | python3 -c 'import json,sys; print(json.load(sys.stdin).get("port3", {}).get("tx_packets", 0))'
+}
+for _ in $(seq 100); do [ "$(port3_tx)" -gt 50000 ] && break; sleep 0.1; done
+before=$(port3_tx)
+[ "$before" -gt 50000 ] || die "the second pair did not carry traffic ($before packets)"
+ctl port-del net_memif3 >/dev/null || die "port-del net_memif3 under load"
+ctl port-del net_memif2 >/dev/null || die "port-del net_memif2 under load"
+kill -0 "$lull_pid" 2>/dev/null || die "lull died when a port was removed under load"
+ctl port-show | grep -q net_memif2 && die "net_memif2 still shown after port-del"
+wait "$GEN_PID" || die "gen_a failed: $(tail -n 5 "$T_DIR/gen_a.log")"
+python3 - "$T_DIR/gen_a.json" <<'PY' || die "the other pair lost packets while a pair was removed"
+import json, sys
+p = json.load(open(sys.argv[1]))["phases"][0]
+assert p["sent"] > 0 and p["received"] == p["sent"], p
+print(f"other pair: {p['sent']} sent = received")
+PY
+# its generator saw the link go and still ends with its report
+kill -INT "$gen_b_pid" 2>/dev/null || true
+wait "$gen_b_pid" || die "gen_b exited with $? after its peer was removed"
+[ -s "$T_DIR/gen_b.json" ] || die "gen_b wrote no results"
+log "pair removed after forwarding $before of its generator's packets, under 50 kpps; lull runs on"
+
+# 3. SIGTERM under load (the generator keeps sending to a stopped lull)
 gen gen3 rate:50k:20s
 sleep 3
 kill -TERM "$lull_pid"
