@@ -2,7 +2,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= parse policy config gen_lib gen_config sim ctl
+TSAN_TESTS ?= parse policy config gen_lib gen_config sim ctl faults
 MESON_TEST ?= meson test --print-errorlogs
 
 .PHONY: all deps build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format clean
@@ -35,8 +35,9 @@ $(TSAN_BUILD)/build.ninja:
 build-tsan: deps $(TSAN_BUILD)/build.ninja
 	ninja -C $(TSAN_BUILD)
 
-# The unit tests and the concurrency test (live reconfiguration, stats read and
-# clear, port add and remove while PMDs run) under TSan.
+# The unit tests and the concurrency tests (live reconfiguration, stats read and
+# clear, port add and remove while PMDs run, a port removed under load, link
+# loss, SIGTERM under load) under TSan.
 test-tsan: build build-tsan
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
 		LULL_GEN_OVERRIDE=$(CURDIR)/$(BUILD)/gen/lull-gen LULL_SLOW=1 \
