@@ -832,9 +832,8 @@ lull_config_check_port(
 	 * lull_port_start() says so. One that cannot send a chain would corrupt it. */
 	if (ret == 0 && lull_config_segs_per_frame(cfg) > 1 && !lim->tx_multi_seg) {
 		snprintf(err, errlen,
-			"--mbuf-size %u: port %s cannot send chains of mbufs; use --mbuf-size %u "
-			"or "
-			"more",
+			"--mbuf-size %u: port %s cannot send chains of mbufs; "
+			"use --mbuf-size %u or more",
 			cfg->mbuf_size, lim->name, LULL_FRAME_MAX_DEFAULT);
 		ret = -EINVAL;
 	}

@@ -23,18 +23,19 @@
 #include "policy.h"
 #include "sleeplist.h"
 
-#define LULL_MAX_PMDS   64  /**< PMD threads */
-#define LULL_MAX_PORTS  32  /**< = RTE_MAX_ETHPORTS of Debian's DPDK build */
-#define LULL_MAX_QUEUES 64  /**< rx or tx queues per port */
-#define LULL_MAX_LCORES 128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
-#define LULL_MAX_BURST  512
+#define LULL_MAX_PMDS     64  /**< PMD threads */
+#define LULL_MAX_PORTS    32  /**< = RTE_MAX_ETHPORTS of Debian's DPDK build */
+#define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
+#define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
+#define LULL_MAX_BURST    512
+#define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
+#define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
+#define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
+
 /** Data bytes per mbuf by default, as testpmd's --mbuf-size; headroom excluded. */
 #define LULL_MBUF_SIZE_DEFAULT 2048
 /** The largest frame a port at the default MTU receives: 1500 + Ethernet, VLAN, FCS. */
 #define LULL_FRAME_MAX_DEFAULT 1522
-#define LULL_MAX_PINS          256        /**< explicit port:queue@core assignments */
-#define LULL_PMD_MAX_RXQS      256        /**< rx queues one PMD can poll */
-#define LULL_PORT_NONE         UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
 
 enum lull_fwd_mode {
 	LULL_FWD_IO,      /**< forward as is */
