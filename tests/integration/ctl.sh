@@ -13,15 +13,12 @@ LULL_GEN=${LULL_GEN:?set LULL_GEN to the lull-gen binary}
 LULL_GEN=${LULL_GEN_OVERRIDE:-$LULL_GEN}
 LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 TELEMETRY=${TELEMETRY:-dpdk-telemetry.py}
-P="$T_ID-l"
+P="$T_ID-lull"
 ctl() { "$LULLCTL" -f "$P" "$@"; }
 tel() { echo "$1" | "$TELEMETRY" -f "$P" 2>&1 | grep -v '^Connecting\|^{"version"'; }
 
-bg lull "$LULL" -l 0,1 -m 512 "${EAL_COMMON[@]}" --file-prefix="$P" \
-	--vdev "$(memif_vdev 0 server "$T_DIR/a.sock")" --vdev "$(memif_vdev 1 server "$T_DIR/b.sock")" \
-	-- --stats-period 0 --link-wait-ms 30000
+lull_memif_bg lull "$T_DIR/a.sock" "$T_DIR/b.sock" --stats-period 0
 lull_pid=$BG_PID
-wait_log lull "forwarding in io mode" 30
 
 # no lull at a prefix: exit 3 and a message naming the socket
 rc=0

@@ -26,11 +26,8 @@ PY
 }
 
 sa="$T_DIR/a.sock" sb="$T_DIR/b.sock"
-bg lull "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l" \
-	--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
-	-- --stats-period 1 --link-wait-ms 30000
+lull_memif_bg lull "$sa" "$sb" --stats-period 1
 lull_pid=$BG_PID
-wait_log lull "forwarding in io mode" 30
 
 gen() { # NAME PROFILE
 	gen_bg "$1" 0 "$sa" "$sb" --profile "$2" --progress-ms 0 --json "$T_DIR/$1.json"
@@ -55,7 +52,7 @@ kill -0 "$lull_pid" 2>/dev/null || die "lull died"
 no_loss "$T_DIR/gen2.json" "after the restart" || die "after the restart: loss"
 
 # 2. remove a pair under load; the first pair must not notice
-ctl() { "${LULLCTL:?set LULLCTL to the lullctl binary}" -f "$T_ID-l" "$@"; }
+ctl() { "${LULLCTL:?set LULLCTL to the lullctl binary}" -f "$T_ID-lull" "$@"; }
 sc="$T_DIR/c.sock" sd="$T_DIR/d.sock"
 ctl port-add "$(memif_vdev 2 server "$sc")" >"$T_DIR/add.txt" || die "port-add 2: $(cat "$T_DIR/add.txt")"
 ctl port-add "$(memif_vdev 3 server "$sd")" net_memif2 >>"$T_DIR/add.txt" || die "port-add 3"

@@ -15,11 +15,8 @@ grep -q "bad phase 'rate:10x:1s'" "$T_DIR/bad.err" || die "bad profile: $(cat "$
 log "ok: $(cat "$T_DIR/bad.err")"
 
 sa="$T_DIR/a.sock" sb="$T_DIR/b.sock"
-bg lull "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l" \
-	--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
-	-- --stats-period 0 --link-wait-ms 30000
+lull_memif_bg lull "$sa" "$sb" --stats-period 0
 lull_pid=$BG_PID
-wait_log lull "forwarding in io mode" 30
 
 "$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-g" \
 	--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" \

@@ -73,6 +73,23 @@ memif_vdev() {
 	echo "net_memif$1,role=$2,socket=$3,socket-abstract=no"
 }
 
+# lull_memif_bg NAME SOCK_A SOCK_B [LULL-ARGS...]: lull in the background on
+# lcores 0,1 (PMD on 1), memif server of SOCK_A (port 0) and SOCK_B (port 1),
+# --file-prefix $T_ID-NAME, output in $T_DIR/NAME.log; returns once it forwards
+# in the --fwd-mode of LULL-ARGS (default io). Sets BG_PID.
+lull_memif_bg() {
+	local name=$1 sa=$2 sb=$3 mode=io prev="" a
+	shift 3
+	for a in "$@"; do
+		[ "$prev" = --fwd-mode ] && mode=$a
+		prev=$a
+	done
+	bg "$name" "$LULL" -l 0,1 -m 512 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$name" \
+		--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
+		-- --link-wait-ms 30000 "$@"
+	wait_log "$name" "forwarding in $mode mode" 30
+}
+
 # gen_bg NAME LCORE SOCK_A SOCK_B LULL-GEN-ARGS...: lull-gen in the background on
 # LCORE, memif client of SOCK_A (its tx port) and SOCK_B (its rx port); output
 # in $T_DIR/NAME.log; sets BG_PID.

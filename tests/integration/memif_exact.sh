@@ -8,11 +8,8 @@ run_mode() {
 	local mode=$1 sa="$T_DIR/a-$mode.sock" sb="$T_DIR/b-$mode.sock" fifo="$T_DIR/cmd-$mode"
 	local lull_pid tp_pid
 
-	bg "lull-$mode" "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l-$mode" \
-		--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
-		-- --fwd-mode "$mode" --stats-period 0 --link-wait-ms 30000
+	lull_memif_bg "lull-$mode" "$sa" "$sb" --fwd-mode "$mode" --stats-period 0
 	lull_pid=$BG_PID
-	wait_log "lull-$mode" "forwarding in $mode mode" 30
 
 	mkfifo "$fifo"
 	exec 9<>"$fifo" # read-write: opening it does not block, and testpmd's stdin stays open

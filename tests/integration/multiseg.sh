@@ -24,11 +24,8 @@ refuse "--mbuf-size.*65001" --vdev net_ring0 -- --mbuf-size 65001
 
 run_mode() {
 	local mode=$1 sa="$T_DIR/a-$1.sock" sb="$T_DIR/b-$1.sock" size
-	bg "lull-$mode" "$LULL" -l 0,1 -m 512 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l-$mode" \
-		--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
-		-- --fwd-mode "$mode" --mbuf-size 64 --stats-period 0 --link-wait-ms 30000
+	lull_memif_bg "lull-$mode" "$sa" "$sb" --fwd-mode "$mode" --mbuf-size 64 --stats-period 0
 	local lull_pid=$BG_PID
-	wait_log "lull-$mode" "forwarding in $mode mode" 30
 	grep -q "mbufs of 64 data bytes: a 1522-byte frame is a chain of 24" "$T_DIR/lull-$mode.log" ||
 		die "$mode: lull did not size its pool for chains"
 	local sent=0 runs=0
