@@ -4,14 +4,15 @@
  * The forwarder's configuration: one struct, parsed and validated once.
  *
  * No DPDK include, so the parser is unit-tested (and fuzzable) on its own.
- * Parsing happens in two steps:
- *  1. lull_config_parse(): the lull options (after "--"), before EAL starts,
- *     so a bad option costs nothing and leaves nothing running;
- *  2. lull_config_resolve(): checks against what EAL found (ports, lcores)
- *     and fills the defaults that depend on it (PMD cores, pairing, rx-queue
- *     assignment, mbuf count).
- * Both write one line naming the option and the bad value into err and return
- * a negative errno. Not thread-safe; called from the main thread only.
+ *  - fwd/options.c: the option table (lib/opt): parse, set at run time,
+ *    describe, --help; before EAL starts, so a bad option costs nothing;
+ *  - fwd/topology.c (topology.h): checks against what EAL found (ports,
+ *    lcores) and the defaults that depend on it (PMD cores, pairing, rx-queue
+ *    assignment, mbuf count), and port add and delete;
+ *  - fwd/config.c: defaults, names, the checks across options, and what one
+ *    PMD's policy and one port's setup are, from the configuration.
+ * Every error is one line naming the option and the bad value in err, and a
+ * negative errno. Not thread-safe; called from the main (control) thread only.
  */
 #ifndef LULL_CONFIG_H
 #define LULL_CONFIG_H
@@ -21,21 +22,16 @@
 #include <stdint.h>
 
 #include "policy.h"
-#include "sleeplist.h"
+#include "portconf.h"
+#include "sleepopt.h"
 
 #define LULL_MAX_PMDS     64  /**< PMD threads */
-#define LULL_MAX_PORTS    32  /**< = RTE_MAX_ETHPORTS of Debian's DPDK build */
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
 #define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
 #define LULL_MAX_BURST    512
 #define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
 #define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
-
-/** Data bytes per mbuf by default, as testpmd's --mbuf-size; headroom excluded. */
-#define LULL_MBUF_SIZE_DEFAULT 2048
-/** The largest frame a port at the default MTU receives: 1500 + Ethernet, VLAN, FCS. */
-#define LULL_FRAME_MAX_DEFAULT 1522
 
 enum lull_fwd_mode {
 	LULL_FWD_IO,      /**< forward as is */
@@ -44,7 +40,6 @@ enum lull_fwd_mode {
 	LULL_FWD_N_MODES,
 };
 
-/** Explicit rx-queue to PMD assignment, "port:queue@core". */
 /** How a PMD waits (fwd/wait.c); names here so the parser stays DPDK-free. */
 enum lull_wake_kind {
 	LULL_WAKE_AUTO,
@@ -55,9 +50,8 @@ enum lull_wake_kind {
 	LULL_WAKE_N_KINDS,
 };
 
-#define LULL_DEFAULT_SLEEP_MAX_US 250
-#define LULL_MAX_CPUS             1024   /**< CPU ids for --control-cores (CPU_SETSIZE) */
-#define LULL_YIELD_MAX_SHARE_US   500000 /**< yield at most half of every second */
+#define LULL_MAX_CPUS           1024   /**< CPU ids for --control-cores (CPU_SETSIZE) */
+#define LULL_YIELD_MAX_SHARE_US 500000 /**< yield at most half of every second */
 
 /** Scheduling of PMD threads (--pmd-priority). */
 enum lull_prio_kind {
@@ -111,13 +105,7 @@ struct lull_config {
 	uint8_t peer_mac[LULL_MAX_PORTS][6]; /**< dst MAC per tx port in mac mode */
 
 	/* Sleeping (lib/policy, fwd/wait). */
-	enum lull_policy_kind sleep_policy;
-	struct lull_sleeplist sleep_max; /**< per-PMD maximum sleep, us (OVS list syntax) */
-	uint32_t latency_budget_us;      /**< rate: added latency accepted */
-	uint32_t sleep_step_us;
-	uint32_t busy_threshold; /**< 0 = half the burst */
-	uint32_t sleep_window;
-	uint32_t linger_us;
+	struct lull_sleep_opts sleep; /**< the options lull-sim shares (lib/sleepopt) */
 	enum lull_wake_kind wake;
 	uint32_t timer_slack_ns;
 	struct lull_port_pair
@@ -142,55 +130,16 @@ struct lull_config {
 	uint16_t rxq_pmd[LULL_MAX_PORTS][LULL_MAX_QUEUES]; /**< PMD index polling a queue */
 };
 
-/** What EAL found, for lull_config_resolve(). */
-struct lull_sys {
-	unsigned int n_ports;
-	unsigned int main_lcore;
-	bool lcore_enabled[LULL_MAX_LCORES];
-};
-
-/** What a device accepts (from rte_eth_dev_info), for lull_config_check_port(). */
-struct lull_port_limits {
-	const char *name;
-	uint16_t max_rxq, max_txq;
-	uint16_t rxd_min, rxd_max, rxd_align;
-	uint16_t txd_min, txd_max, txd_align;
-	bool tx_multi_seg; /**< sends a chain of mbufs */
-};
-
 /** Fill cfg with the defaults. */
 void lull_config_defaults(struct lull_config *cfg);
 
 /**
- * Parse lull options. argv[0] is the program name; getopt state is reset, so
- * it may be called repeatedly.
+ * Parse lull options (fwd/options.c). argv[0] is the program name; getopt
+ * state is reset, so it may be called repeatedly.
  *
  * @return 0, or a negative errno with a one-line message in err.
  */
 int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen);
-
-/**
- * Mbufs a frame of the default maximum size takes: 1 unless --mbuf-size is
- * below LULL_FRAME_MAX_DEFAULT, when frames arrive as chains.
- */
-unsigned int lull_config_segs_per_frame(const struct lull_config *cfg);
-
-/**
- * Check cfg against the system and fill the derived fields.
- *
- * @return 0, or a negative errno with a one-line message in err.
- */
-int lull_config_resolve(
-	struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen);
-
-/**
- * Check queue counts and ring sizes against what a device accepts.
- *
- * @return 0, or -EINVAL with a message naming the option, the value and the
- *   device's range in err.
- */
-int lull_config_check_port(const struct lull_config *cfg, const struct lull_port_limits *lim,
-	char *err, size_t errlen);
 
 /**
  * Change one run-time setting, as the option --key value would set it at start
@@ -202,39 +151,45 @@ int lull_config_check_port(const struct lull_config *cfg, const struct lull_port
 int lull_config_set(
 	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen);
 
-/** Keys lull_config_set() accepts, space-separated. */
+/** Keys lull_config_set() accepts, space-separated (from the option table). */
 const char *lull_config_settable(void);
-
-/**
- * A port was added at run time with id: forward it to peer (LULL_PORT_NONE: not
- * yet, id: to itself), and give its rx queues to the PMDs polling the fewest.
- *
- * @return 0, or a negative errno with a message in err; cfg is then unchanged.
- */
-int lull_config_port_add(
-	struct lull_config *cfg, uint16_t id, uint16_t peer, char *err, size_t errlen);
-
-/** Port id is being removed: it and its peer stop being forwarded. */
-void lull_config_port_del(struct lull_config *cfg, uint16_t id);
-
-/** "none", "nice:-20", "fifo:50" into buf. */
-void lull_prio_format(const struct lull_prio *p, char *buf, size_t len);
 
 /** Call emit(ctx, option, value) for every effective setting, in --help order. */
 void lull_config_describe(const struct lull_config *cfg,
 	void (*emit)(void *ctx, const char *key, const char *value), void *ctx);
 
-/** Print the lull options and their defaults. */
+/** Print the lull options and their defaults (from the option table). */
 void lull_config_usage(const char *prog);
+
+/**
+ * The checks across options (the yield's share, fifo against busy polling,
+ * latency-critical queues that exist), at start and after every set.
+ *
+ * @return 0, or -EINVAL with a message in err.
+ */
+int lull_config_check(const struct lull_config *cfg, char *err, size_t errlen);
+
+/** Index of the PMD on lcore, or -1. */
+int lull_config_pmd_index(const struct lull_config *cfg, unsigned int lcore);
 
 /** Policy parameters of the PMD on lcore, from cfg (after resolve). */
 void lull_config_policy(
 	const struct lull_config *cfg, unsigned int lcore, struct lull_policy_params *p);
 
-/** "auto", "nanosleep", "pause", "tpause"; NULL for an unknown kind. */
+/** What every port is set up with. */
+void lull_config_port_conf(const struct lull_config *cfg, struct lull_port_conf *pc);
+
+/** "none", "nice:-20", "fifo:50" into buf. */
+void lull_prio_format(const struct lull_prio *p, char *buf, size_t len);
+
+/** "auto", "nanosleep", "pause", "tpause", "monitor"; NULL for an unknown kind. */
 const char *lull_wake_name(enum lull_wake_kind kind);
 
 /** Name of a forwarding mode ("io", "mac", "macswap"). */
 const char *lull_fwd_mode_name(enum lull_fwd_mode mode);
+
+/** printf-style into err; returns ret (the one error helper of fwd/'s pure files). */
+int lull_config_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif /* LULL_CONFIG_H */

@@ -17,7 +17,7 @@
 #include "pmd.h"
 #include "port.h"
 
-/** What lull_ctl_stats_clear() saw, subtracted from what the show commands report. */
+/** What lull_control_stats_clear() saw, subtracted from what the show commands report. */
 struct lull_pmd_base {
 	uint64_t tsc; /**< when */
 	uint64_t stats[LULL_PMD_N_STATS];

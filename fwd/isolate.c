@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "isolate.h"
+#include "log.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -120,13 +121,15 @@ lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
 	closedir(dir);
 	if (moved > 0) {
 		cpus_text(&want, text, sizeof(text));
-		printf("lull: control threads (%u) on CPU %s\n", moved, text);
+		LULL_LOG(INFO, "control threads (%u) on CPU %s", moved, text);
 	}
 	if (shared > 0) {
 		cpus_text(&overlap, text, sizeof(text));
-		printf("lull: warning: %u control thread(s) may run on PMD CPU %s: control work "
-		       "(port add/del, telemetry) then waits for the PMD, and the PMD for it; give "
-		       "--control-cores with CPUs no PMD uses\n",
+		LULL_LOG(WARNING,
+			"%u control thread(s) may run on PMD CPU %s: control work "
+			"(port add/del, telemetry) then waits for the PMD, and the PMD for it; "
+			"give "
+			"--control-cores with CPUs no PMD uses",
 			shared, text);
 	}
 	return 0;
@@ -153,12 +156,13 @@ lull_isolate_log_rt_throttling(void)
 
 	if (!read_long("/proc/sys/kernel/sched_rt_runtime_us", &runtime_us) ||
 		!read_long("/proc/sys/kernel/sched_rt_period_us", &period_us) || period_us <= 0)
-		printf("lull: SCHED_FIFO PMDs: RT throttling unknown (no sched_rt_runtime_us)\n");
+		LULL_LOG(INFO, "SCHED_FIFO PMDs: RT throttling unknown (no sched_rt_runtime_us)");
 	else if (runtime_us < 0 || runtime_us >= period_us)
-		printf("lull: SCHED_FIFO PMDs with RT throttling off: only their sleeps and "
-		       "yields let other threads on their cores run\n");
+		LULL_LOG(INFO, "SCHED_FIFO PMDs with RT throttling off: only their sleeps and "
+			       "yields let other threads on their cores run");
 	else
-		printf("lull: SCHED_FIFO PMDs: RT throttling leaves other threads at least %ld of "
-		       "every %ld us on their cores (sched_rt_runtime_us)\n",
+		LULL_LOG(INFO,
+			"SCHED_FIFO PMDs: RT throttling leaves other threads at least %ld of "
+			"every %ld us on their cores (sched_rt_runtime_us)",
 			period_us - runtime_us, period_us);
 }

@@ -21,11 +21,13 @@
 #include <rte_mbuf.h>
 
 #include "config.h"
+#include "log.h"
 #include "fwd.h"
 #include "app.h"
-#include "ctl.h"
+#include "control.h"
 #include "stats.h"
 #include "telemetry.h"
+#include "topology.h"
 
 #define LULL_MAIN_TICK_MS 100 /* how often the main thread looks at the quit flag */
 
@@ -56,6 +58,8 @@ probe_sys(void)
 static int
 create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
 {
+	struct lull_port_conf pc;
+
 	fwd->pool = rte_pktmbuf_pool_create("lull_mbufs", fwd->cfg.n_mbufs, 256, 0,
 		(uint16_t)(fwd->cfg.mbuf_size + RTE_PKTMBUF_HEADROOM), (int)rte_socket_id());
 	if (fwd->pool == NULL) {
@@ -64,21 +68,24 @@ create_pool(struct lull_fwd *fwd, char *err, size_t errlen)
 			fwd->cfg.n_mbufs, rte_strerror(rte_errno));
 		return -rte_errno;
 	}
-	if (lull_config_segs_per_frame(&fwd->cfg) > 1)
-		printf("lull: %u mbufs of %u data bytes: a %u-byte frame is a chain of %u\n",
+	lull_config_port_conf(&fwd->cfg, &pc);
+	if (lull_port_conf_segs(&pc) > 1)
+		LULL_LOG(INFO, "%u mbufs of %u data bytes: a %u-byte frame is a chain of %u",
 			fwd->cfg.n_mbufs, fwd->cfg.mbuf_size, LULL_FRAME_MAX_DEFAULT,
-			lull_config_segs_per_frame(&fwd->cfg));
+			lull_port_conf_segs(&pc));
 	return 0;
 }
 
 static int
 check_ports(const struct lull_fwd *fwd, char *err, size_t errlen)
 {
+	struct lull_port_conf pc;
 	uint16_t id;
 
+	lull_config_port_conf(&fwd->cfg, &pc);
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		int ret = lull_port_check(id, &fwd->cfg, err, errlen);
+		int ret = lull_port_check(id, &pc, err, errlen);
 
 		if (ret < 0)
 			return ret;
@@ -89,11 +96,13 @@ check_ports(const struct lull_fwd *fwd, char *err, size_t errlen)
 static int
 start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
 {
+	struct lull_port_conf pc;
 	uint16_t id;
 
+	lull_config_port_conf(&fwd->cfg, &pc);
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		int ret = lull_port_start(&fwd->ports[id], id, &fwd->cfg, fwd->pool, err, errlen);
+		int ret = lull_port_start(&fwd->ports[id], id, &pc, fwd->pool, err, errlen);
 
 		if (id >= fwd->n_ports)
 			fwd->n_ports = id + 1u;
@@ -144,7 +153,7 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 			return ret;
 		}
 		fwd->n_launched++;
-		lull_ctl_log_pmd(fwd, i, "start");
+		lull_control_log_pmd(fwd, i, "start");
 	}
 	return 0;
 }
@@ -179,7 +188,7 @@ log_link_changes(struct lull_fwd *fwd, int8_t *was_up)
 			continue;
 		up = link.link_status == RTE_ETH_LINK_UP;
 		if (was_up[p] != -1 && up != was_up[p])
-			printf("lull: port %u (%s): link %s\n", p, fwd->ports[p].name,
+			LULL_LOG(INFO, "port %u (%s): link %s", p, fwd->ports[p].name,
 				up ? "up" : "down");
 		was_up[p] = up;
 	}
@@ -220,11 +229,10 @@ check_pool(const struct lull_fwd *fwd)
 	unsigned int size = fwd->pool->size;
 
 	if (avail != size) {
-		fprintf(stderr, "lull: %u of %u mbufs not returned to the pool\n", size - avail,
-			size);
+		LULL_LOG(WARNING, "%u of %u mbufs not returned to the pool", size - avail, size);
 		return -EFAULT;
 	}
-	printf("lull: mbufs: all %u back in the pool\n", size);
+	LULL_LOG(INFO, "mbufs: all %u back in the pool", size);
 	return 0;
 }
 
@@ -306,10 +314,10 @@ main(int argc, char **argv)
 	running = true;
 	ret = lull_telemetry_register(&fwd, err, sizeof(err));
 	if (ret == 0)
-		ret = lull_ctl_started(&fwd, err, sizeof(err));
+		ret = lull_control_started(&fwd, err, sizeof(err));
 	if (ret < 0)
 		goto end;
-	printf("lull: forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops\n",
+	LULL_LOG(INFO, "forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops",
 		lull_fwd_mode_name(fwd.cfg.mode), fwd.n_ports, fwd.n_pmds, fwd.cfg.burst);
 	/* Wait for links before anything can close the ports (net_memif crashes on a close
 	 * right after start). */
@@ -322,7 +330,7 @@ main(int argc, char **argv)
 	status = EXIT_SUCCESS;
 end:
 	if (err[0] != '\0')
-		fprintf(stderr, "lull: %s\n", err);
+		fprintf(stderr, "lull: error: %s\n", err);
 	if (eal_up) {
 		if (shutdown_all(&fwd, &prev, running) < 0)
 			status = EXIT_FAILURE;

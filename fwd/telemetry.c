@@ -11,7 +11,7 @@
 #include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
-#include "ctl.h"
+#include "control.h"
 #include "parse.h"
 #include "stats.h"
 
@@ -379,7 +379,7 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	strcpy(buf, params);
 	if (lull_split_kv(buf, &key, &value) < 0)
 		return reply_error(d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
-	ret = lull_ctl_set(tel_fwd, key, value, err, sizeof(err));
+	ret = lull_control_set(tel_fwd, key, value, err, sizeof(err));
 	if (ret < 0)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
@@ -411,7 +411,7 @@ cmd_stats_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
-	if (lull_ctl_stats_clear(tel_fwd, err, sizeof(err)) < 0)
+	if (lull_control_stats_clear(tel_fwd, err, sizeof(err)) < 0)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "cleared", tel_fwd->n_pmds);
@@ -436,7 +436,7 @@ cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
 		*sp = '\0';
 		peer = sp + 1;
 	}
-	ret = lull_ctl_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
+	ret = lull_control_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
 	if (ret < 0 && ret != -ETIMEDOUT)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
@@ -461,7 +461,7 @@ cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
 	(void)cmd;
 	if (params == NULL || *params == '\0')
 		return reply_error(d, "usage: /lull/port-del,NAME");
-	if (lull_ctl_port_del(tel_fwd, params, err, sizeof(err)) < 0)
+	if (lull_control_port_del(tel_fwd, params, err, sizeof(err)) < 0)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "removed", params);

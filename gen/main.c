@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "config.h"
+#include "log.h"
 #include "gen.h"
 #include "port.h"
 #include "app.h"
@@ -54,14 +55,14 @@ pick_ports(struct gen *g, struct gen_config *cfg, unsigned int n_ports, char *er
 	return 0;
 }
 
-/* The port settings lull-gen asks for, in the forwarder's config terms. */
-static void
-port_config(struct lull_config *pc)
-{
-	lull_config_defaults(pc);
-	pc->n_rxq = 1;
-	pc->n_txq = 1;
-}
+/* The port settings lull-gen asks for: one queue each way, rings as lull's defaults. */
+static const struct lull_port_conf gen_port_conf = {.n_rxq = 1,
+	.n_txq = 1,
+	.n_rxd = 1024,
+	.n_txd = 1024,
+	.mbuf_size = LULL_MBUF_SIZE_DEFAULT,
+	.rx_intr = false,
+	.log_name = "lull-gen"};
 
 static FILE *
 open_out(const char *path, const char *opt, char *err, size_t errlen)
@@ -107,11 +108,12 @@ main(int argc, char **argv)
 	static struct gen_config cfg; /* large: keep them off the stack */
 	static struct gen g;
 	static struct lull_port ports[LULL_MAX_PORTS];
-	struct lull_config pc;
 	unsigned int n_ports = 0;
 	char err[512] = "";
 	int sep = lull_argv_separator(argc, argv);
 	bool eal_up = false;
+
+	lull_log_set_name("lull-gen");
 	int ret, status = EXIT_FAILURE;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -143,12 +145,11 @@ main(int argc, char **argv)
 	ret = pick_ports(&g, &cfg, rte_eth_dev_count_avail(), err, sizeof(err));
 	if (ret < 0)
 		goto end;
-	port_config(&pc);
 	uint16_t id;
 
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		ret = lull_port_check(id, &pc, err, sizeof(err));
+		ret = lull_port_check(id, &gen_port_conf, err, sizeof(err));
 		if (ret < 0)
 			goto end;
 	}
@@ -162,7 +163,8 @@ main(int argc, char **argv)
 	}
 	RTE_ETH_FOREACH_DEV(id)
 	{
-		ret = lull_port_start(&ports[n_ports], id, &pc, g.pool, err, sizeof(err));
+		ret = lull_port_start(
+			&ports[n_ports], id, &gen_port_conf, g.pool, err, sizeof(err));
 		n_ports++;
 		if (ret < 0)
 			goto end;
@@ -173,22 +175,23 @@ main(int argc, char **argv)
 		goto end;
 	}
 	gen_tmpl_init(&g.tmpl, &cfg, g.run_id, &ports[g.tx_port].mac);
-	printf("lull-gen: run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port "
-	       "%u\n",
+	LULL_LOG(INFO,
+		"run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port "
+		"%u",
 		g.run_id, cfg.profile.n, cfg.size, cfg.flows, g.tx_port, g.rx_port);
 	gen_run(&g);
 	if (write_results(&g, err, sizeof(err)) == 0)
 		status = EXIT_SUCCESS;
 end:
 	if (err[0] != '\0')
-		fprintf(stderr, "lull-gen: %s\n", err);
+		fprintf(stderr, "lull-gen: error: %s\n", err);
 	for (unsigned int i = 0; i < n_ports; i++)
 		lull_port_close(&ports[i]);
 	if (g.pool != NULL) {
 		unsigned int avail = rte_mempool_avail_count(g.pool);
 
 		if (avail != g.pool->size) {
-			fprintf(stderr, "lull-gen: %u of %u mbufs not returned to the pool\n",
+			LULL_LOG(WARNING, "%u of %u mbufs not returned to the pool",
 				g.pool->size - avail, g.pool->size);
 			status = EXIT_FAILURE;
 		}

@@ -2,14 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opt.h"
 #include "parse.h"
+#include "sleepopt.h"
 
 /*
  * Presets. this-vm: measured on lull's development VM (docs/benchmarks.md,
@@ -129,85 +130,103 @@ read_numbers(const char *path, double scale_s, double **out, size_t *n, char *er
 	return *n > 0 ? 0 : fail(err, errlen, -EINVAL, "'%s' holds no number", path);
 }
 
-enum {
-	O_PRESET = 256,
-	O_POLICY,
-	O_MAX,
-	O_BUDGET,
-	O_STEP,
-	O_THRESHOLD,
-	O_WINDOW,
-	O_LINGER,
-	O_WAKE_NS,
-	O_WAKE_FILE,
-	O_WAIT_CPU,
-	O_INTR_AFTER,
-	O_QUEUES,
-	O_RING,
-	O_BURST,
-	O_SPREAD,
-	O_POLL_NS,
-	O_PKT_NS,
-	O_PATH_NS,
-	O_LINE_GBPS,
-	O_LOAD,
-	O_TRACE,
-	O_RAMP,
-	O_SEED,
-	O_JSON,
-	O_CSV,
-	O_HELP,
-	O_START,
-};
+#define T struct sim_options
 
-static const struct option opts[] = {
-	{"preset", required_argument, NULL, O_PRESET},
-	{"policy", required_argument, NULL, O_POLICY},
-	{"max-us", required_argument, NULL, O_MAX},
-	{"budget-us", required_argument, NULL, O_BUDGET},
-	{"step-us", required_argument, NULL, O_STEP},
-	{"busy-threshold", required_argument, NULL, O_THRESHOLD},
-	{"window", required_argument, NULL, O_WINDOW},
-	{"linger-us", required_argument, NULL, O_LINGER},
-	{"wake-ns", required_argument, NULL, O_WAKE_NS},
-	{"wake-file", required_argument, NULL, O_WAKE_FILE},
-	{"wait-cpu-ns", required_argument, NULL, O_WAIT_CPU},
-	{"intr-after-ms", required_argument, NULL, O_INTR_AFTER},
-	{"queues", required_argument, NULL, O_QUEUES},
-	{"ring", required_argument, NULL, O_RING},
-	{"burst", required_argument, NULL, O_BURST},
-	{"spread", no_argument, NULL, O_SPREAD},
-	{"poll-ns", required_argument, NULL, O_POLL_NS},
-	{"pkt-ns", required_argument, NULL, O_PKT_NS},
-	{"path-ns", required_argument, NULL, O_PATH_NS},
-	{"line-gbps", required_argument, NULL, O_LINE_GBPS},
-	{"load", required_argument, NULL, O_LOAD},
-	{"trace", required_argument, NULL, O_TRACE},
-	{"ramp", required_argument, NULL, O_RAMP},
-	{"seed", required_argument, NULL, O_SEED},
-	{"start-ms", required_argument, NULL, O_START},
-	{"json", no_argument, NULL, O_JSON},
-	{"csv", no_argument, NULL, O_CSV},
-	{"help", no_argument, NULL, O_HELP},
-	{NULL, 0, NULL, 0},
-};
-
+/* The preset is applied before every other option (sim_options_parse), so that
+ * later options change it; here it is only checked. */
 static int
-bad(char *err, size_t errlen, int opt, const char *arg, const char *expect)
+parse_preset(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
-	for (const struct option *o = opts; o->name; o++)
-		if (o->val == opt)
-			return fail(err, errlen, -EINVAL, "--%s: bad value '%s' (expected %s)",
-				o->name, arg, expect);
-	return -EINVAL;
+	struct sim_pmd_model m;
+
+	(void)target;
+	if (sim_preset(&m, arg) < 0)
+		return lull_opt_bad(
+			row, arg, -EINVAL, "expected this-vm or bare-metal", err, errlen);
+	return 0;
 }
 
 static int
-parse_ramp(struct sim_options *o, const char *arg)
+parse_wake_ns(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
+	struct sim_pmd_model *m = &((T *)target)->base.pmd;
+	char mean[32];
+	const char *sd = lull_split(arg, ':', mean, sizeof(mean));
+	int ret;
+
+	(void)row;
+	(void)err;
+	(void)errlen;
+	m->wake = (struct sim_dist){.kind = sd ? SIM_DIST_NORMAL : SIM_DIST_FIXED};
+	ret = parse_double(sd ? mean : arg, 0, 1e9, &m->wake.mean_ns);
+	if (ret == 0 && sd)
+		ret = parse_double(sd, 0, 1e9, &m->wake.sd_ns);
+	return ret < 0 ? -EINVAL : 0;
+}
+
+static int
+parse_wake_file(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	T *o = target;
+	int ret;
+
+	(void)row;
+	free(o->wake_samples);
+	ret = read_numbers(arg, 1e9, &o->wake_samples, &o->n_wake_samples, err, errlen);
+	if (ret == 0)
+		o->base.pmd.wake = (struct sim_dist){.kind = SIM_DIST_EMPIRICAL,
+			.samples_ns = o->wake_samples,
+			.n_samples = o->n_wake_samples};
+	return ret;
+}
+
+static int
+parse_load(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	(void)row;
+	return lull_profile_parse(arg, &((T *)target)->profile, err, errlen);
+}
+
+static int
+parse_trace(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	T *o = target;
+	double *t;
+	size_t n;
+	int ret = read_numbers(arg, 1e9, &t, &n, err, errlen);
+
+	(void)row;
+	if (ret < 0)
+		return ret;
+	free(o->trace_ns);
+	o->trace_ns = malloc(sizeof(uint64_t) * n);
+	if (o->trace_ns == NULL) {
+		free(t);
+		return fail(err, errlen, -ENOMEM, "--trace: out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && t[i] < t[i - 1]) {
+			free(t);
+			return fail(err, errlen, -EINVAL,
+				"--trace: '%s' is not ascending (line %zu)", arg, i + 1);
+		}
+		o->trace_ns[i] = (uint64_t)t[i];
+	}
+	o->trace_n = n;
+	free(t);
+	return 0;
+}
+
+static int
+parse_ramp(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	T *o = target;
 	char peak[32], period[32];
 	const char *rest = lull_split(arg, ':', peak, sizeof(peak));
 
+	(void)row;
+	(void)err;
+	(void)errlen;
 	if (rest == NULL)
 		return -EINVAL;
 	rest = lull_split(rest, ':', period, sizeof(period));
@@ -219,199 +238,99 @@ parse_ramp(struct sim_options *o, const char *arg)
 	return 0;
 }
 
+/* lull-sim's options (lib/opt); the policy rows are lull's own (lib/sleepopt). */
+static const struct lull_opt sim_opts[] = {
+	LULL_OPT_SECTION_ROW("Hardware"),
+	LULL_OPT_TEXT_ROW(T, preset, "preset", "P", "this-vm",
+		"this-vm (lull's development VM) or bare-metal; applied before the other options",
+		NULL, 0, parse_preset, NULL),
+	LULL_OPT_UINT_ROW(
+		T, base.pmd.n_queues, "queues", "N", 1, SIM_MAX_QUEUES, "2", "rx queues polled", 0),
+	LULL_OPT_UINT_ROW(
+		T, base.pmd.ring, "ring", "N", 1, 1u << 20, "1024", "descriptors per rx queue", 0),
+	LULL_OPT_UINT_ROW(T, base.pmd.burst, "burst", "N", 1, 512, "32", "rx burst", 0),
+	LULL_OPT_FLAG_ROW(T, base.pmd.spread, "spread", 0,
+		"arrivals round-robin over the queues (default: all on queue 0)", 0),
+	LULL_OPT_DOUBLE_ROW(T, base.pmd.poll_ns, "poll-ns", "F", 1, 1e9, "the preset's",
+		"CPU per poll of a queue", 0),
+	LULL_OPT_DOUBLE_ROW(
+		T, base.pmd.pkt_ns, "pkt-ns", "F", 0, 1e9, "the preset's", "CPU per packet", 0),
+	LULL_OPT_DOUBLE_ROW(T, base.pmd.wait_cpu_ns, "wait-cpu-ns", "F", 0, 1e9, "the preset's",
+		"CPU per sleep (syscall, timer)", 0),
+	LULL_OPT_TEXT_ROW(T, base.pmd.wake, "wake-ns", "M[:SD]", "the preset's",
+		"lateness of a sleep: fixed, or normal (ns)", "expected MEAN or MEAN:SD in ns", 0,
+		parse_wake_ns, NULL),
+	LULL_OPT_TEXT_ROW(T, wake_samples, "wake-file", "FILE", NULL,
+		"lateness drawn from measured values (ns per line, or N.Ns)", NULL, 0,
+		parse_wake_file, NULL),
+	LULL_OPT_DOUBLE_ROW(T, intr_after_ms, "intr-after-ms", "F", 0, 3.6e6, "the preset's",
+		"hand over to rx interrupts after this idle (0 = never)", 0),
+	LULL_OPT_DOUBLE_ROW(T, base.pmd.path_ns, "path-ns", "F", 0, 1e9, "the preset's",
+		"latency outside the PMD added to every packet", 0),
+	LULL_OPT_DOUBLE_ROW(T, line_gbps, "line-gbps", "G", 0.001, 10000, "no limit",
+		"64-byte line rate: no two arrivals closer (10 = 14.88 Mpps)", 0),
+	LULL_OPT_SECTION_ROW("Policy (lull's options, names and defaults)"),
+	LULL_SLEEP_OPT_ROWS(T, sleep, NULL),
+	LULL_OPT_SECTION_ROW("Traffic"),
+	LULL_OPT_TEXT_ROW(T, profile, "load", "LIST", "rate:10k:1s",
+		"lull-gen phases, one simulation per phase: idle:T rate:R:T poisson:R:T "
+		"burst:N/P:T onoff:R:ON/OFF:T max:T (max = the line rate)",
+		NULL, 0, parse_load, NULL),
+	LULL_OPT_TEXT_ROW(T, ramp, "ramp", "PEAK:PERIOD:T", NULL,
+		"diurnal ramp 0..PEAK..0 every PERIOD, Poisson",
+		"expected PEAK:PERIOD:DURATION, e.g. 1M:10s:60s", 0, parse_ramp, NULL),
+	LULL_OPT_TEXT_ROW(T, trace_ns, "trace", "FILE", NULL,
+		"arrival times, one per line (ns, or seconds with 's')", NULL, 0, parse_trace,
+		NULL),
+	LULL_OPT_DOUBLE_ROW(T, start_ms, "start-ms", "F", 0, 3.6e6, "0",
+		"no arrival before F ms (an idle spell first)", 0),
+	LULL_OPT_UINT_ROW(T, base.seed, "seed", "N", 0, UINT64_MAX, "1",
+		"random seed; same seed, same result", 0),
+	LULL_OPT_SECTION_ROW("Output"),
+	LULL_OPT_FLAG_ROW(T, json, "json", 0, "JSON instead of the table", 0),
+	LULL_OPT_FLAG_ROW(T, csv, "csv", 0, "CSV instead of the table", 0),
+	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
+	LULL_OPT_END_ROW,
+};
+
+#undef T
+
 int
 sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_t errlen)
 {
-	uint32_t max_us = 250, budget_us = 250, step_us = 1, threshold = 0, window = 64,
-		 linger = 20;
-	double gbps = 0;
-	int opt, ret = 0;
-	bool have_budget = false;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->preset = "this-vm";
-	o->base.seed = 1;
-	sim_preset(&o->base.pmd, o->preset);
-	o->base.policy.kind = LULL_POLICY_RATE;
-	ret = lull_profile_parse("rate:10k:1s", &o->profile, err, errlen);
-	optind = 0;
-	opterr = 0;
 	/* the preset first, so that later options change it */
-	for (int i = 1; i + 1 < argc; i++)
-		if (strcmp(argv[i], "--preset") == 0) {
-			o->preset = argv[i + 1];
-			if (sim_preset(&o->base.pmd, o->preset) < 0)
-				return fail(err, errlen, -EINVAL,
-					"--preset: bad value '%s' (expected this-vm or bare-metal)",
-					o->preset);
-		}
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		struct sim_pmd_model *m = &o->base.pmd;
-		double v = 0;
-		uint64_t u64 = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
 
-		switch (opt) {
-		case O_PRESET:
-			break;
-		case O_POLICY:
-			ret = lull_policy_parse(optarg);
-			if (ret < 0) {
-				ret = bad(err, errlen, opt, optarg, "off, ovs, window or rate");
-				break;
-			}
-			o->base.policy.kind = (enum lull_policy_kind)ret;
-			ret = 0;
-			break;
-		case O_MAX:
-			ret = lull_parse_u32(optarg, 0, LULL_MAX_SLEEP_NS / 1000, &max_us);
-			break;
-		case O_BUDGET:
-			ret = lull_parse_u32(optarg, 0, LULL_MAX_SLEEP_NS / 1000, &budget_us);
-			have_budget = true;
-			break;
-		case O_STEP:
-			ret = lull_parse_u32(optarg, 1, 1000, &step_us);
-			break;
-		case O_THRESHOLD:
-			ret = lull_parse_u32(optarg, 1, 512, &threshold);
-			break;
-		case O_WINDOW:
-			ret = lull_parse_u32(optarg, 1, LULL_POLICY_MAX_WIN, &window);
-			break;
-		case O_LINGER:
-			ret = lull_parse_u32(optarg, 0, 1000000, &linger);
-			break;
-		case O_WAKE_NS: {
-			char mean[32];
-			const char *sd = lull_split(optarg, ':', mean, sizeof(mean));
-
-			m->wake = (struct sim_dist){.kind = sd ? SIM_DIST_NORMAL : SIM_DIST_FIXED};
-			ret = parse_double(sd ? mean : optarg, 0, 1e9, &m->wake.mean_ns);
-			if (ret == 0 && sd)
-				ret = parse_double(sd, 0, 1e9, &m->wake.sd_ns);
-			if (ret < 0)
-				ret = bad(err, errlen, opt, optarg, "MEAN or MEAN:SD in ns");
-			break;
-		}
-		case O_WAKE_FILE:
-			free(o->wake_samples);
-			ret = read_numbers(
-				optarg, 1e9, &o->wake_samples, &o->n_wake_samples, err, errlen);
-			if (ret == 0)
-				m->wake = (struct sim_dist){.kind = SIM_DIST_EMPIRICAL,
-					.samples_ns = o->wake_samples,
-					.n_samples = o->n_wake_samples};
-			break;
-		case O_WAIT_CPU:
-			ret = parse_double(optarg, 0, 1e9, &m->wait_cpu_ns);
-			break;
-		case O_INTR_AFTER:
-			ret = parse_double(optarg, 0, 3.6e6, &v);
-			m->intr_after_ns = v * 1e6;
-			break;
-		case O_QUEUES:
-			ret = lull_parse_u32(optarg, 1, SIM_MAX_QUEUES, &m->n_queues);
-			break;
-		case O_RING:
-			ret = lull_parse_u32(optarg, 1, 1u << 20, &m->ring);
-			break;
-		case O_BURST:
-			ret = lull_parse_u32(optarg, 1, 512, &m->burst);
-			break;
-		case O_SPREAD:
-			m->spread = true;
-			break;
-		case O_POLL_NS:
-			ret = parse_double(optarg, 1, 1e9, &m->poll_ns);
-			break;
-		case O_PKT_NS:
-			ret = parse_double(optarg, 0, 1e9, &m->pkt_ns);
-			break;
-		case O_PATH_NS:
-			ret = parse_double(optarg, 0, 1e9, &m->path_ns);
-			break;
-		case O_LINE_GBPS:
-			ret = parse_double(optarg, 0.001, 10000, &gbps);
-			break;
-		case O_LOAD:
-			ret = lull_profile_parse(optarg, &o->profile, err, errlen);
-			break;
-		case O_TRACE: {
-			double *t;
-			size_t n;
-
-			ret = read_numbers(optarg, 1e9, &t, &n, err, errlen);
-			if (ret < 0)
-				break;
-			free(o->trace_ns);
-			o->trace_ns = malloc(sizeof(uint64_t) * n);
-			if (o->trace_ns == NULL) {
-				free(t);
-				return fail(err, errlen, -ENOMEM, "--trace: out of memory");
-			}
-			for (size_t i = 0; i < n; i++) {
-				if (i > 0 && t[i] < t[i - 1]) {
-					free(t);
-					return fail(err, errlen, -EINVAL,
-						"--trace: '%s' is not ascending (line %zu)", optarg,
-						i + 1);
-				}
-				o->trace_ns[i] = (uint64_t)t[i];
-			}
-			o->trace_n = n;
-			free(t);
-			break;
-		}
-		case O_RAMP:
-			if (parse_ramp(o, optarg) < 0)
-				ret = bad(err, errlen, opt, optarg,
-					"PEAK:PERIOD:DURATION, e.g. 1M:10s:60s");
-			break;
-		case O_START:
-			ret = parse_double(optarg, 0, 3.6e6, &v);
-			o->base.traffic.start_ns = (uint64_t)(v * 1e6);
-			break;
-		case O_SEED:
-			ret = lull_parse_u64(optarg, 0, UINT64_MAX, &u64);
-			o->base.seed = u64;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case O_CSV:
-			o->csv = true;
-			break;
-		case O_HELP:
-		case 'h':
-			o->help = true;
-			break;
-		default:
-			return lull_getopt_error(opt, argv, err, errlen);
-		}
-		if (ret < 0 && err[0] == '\0')
-			ret = bad(err, errlen, opt, optarg ? optarg : "", "a number in range");
+		if (strcmp(argv[i], "--preset") == 0 && i + 1 < argc)
+			v = argv[i + 1];
+		else if (strncmp(argv[i], "--preset=", 9) == 0)
+			v = argv[i] + 9;
+		if (v != NULL && sim_preset(&o->base.pmd, v) == 0)
+			o->preset = v; /* a bad one is named by the table */
 	}
+	sim_preset(&o->base.pmd, o->preset);
+	o->base.seed = 1;
+	o->intr_after_ms = o->base.pmd.intr_after_ns / 1e6;
+	lull_sleep_opts_defaults(&o->sleep);
+	ret = lull_profile_parse("rate:10k:1s", &o->profile, err, errlen);
+	if (ret == 0)
+		ret = lull_opt_parse(sim_opts, o, argc, argv, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (optind < argc)
-		return fail(err, errlen, -EINVAL, "unexpected argument '%s' (see --help)",
-			argv[optind]);
-	lull_policy_defaults(
-		&o->base.policy, o->base.policy.kind, o->base.pmd.burst, o->base.pmd.ring);
-	o->base.policy.max_sleep_ns = (uint64_t)max_us * 1000;
-	o->base.policy.budget_ns = (uint64_t)(have_budget ? budget_us : max_us) * 1000;
-	o->base.policy.step_ns = (uint64_t)step_us * 1000;
-	if (threshold)
-		o->base.policy.busy_threshold = threshold;
-	o->base.policy.window = window;
-	o->base.policy.linger_ns = (uint64_t)linger * 1000;
-	if (max_us == 0)
-		o->base.policy.kind = LULL_POLICY_OFF;
+	o->base.pmd.intr_after_ns = o->intr_after_ms * 1e6;
+	o->base.traffic.start_ns = (uint64_t)(o->start_ms * 1e6);
+	lull_sleep_opts_params(&o->sleep, 0, o->base.pmd.burst, o->base.pmd.ring, &o->base.policy);
 	/* 64-byte frames: 84 bytes on the wire with preamble and gap. Without a wire
 	 * (memif, this-vm) a burst lands in the ring as fast as the sender copies it:
 	 * no limit. */
 	o->preset_line_pps = 0;
-	o->base.traffic.line_rate_pps = gbps > 0 ? gbps * 1e9 / (84 * 8) : o->preset_line_pps;
+	o->base.traffic.line_rate_pps =
+		o->line_gbps > 0 ? o->line_gbps * 1e9 / (84 * 8) : o->preset_line_pps;
 	return 0;
 }
 
@@ -431,36 +350,7 @@ sim_usage(const char *prog)
 	       "\n"
 	       "Simulates one lull PMD in virtual time with lib/policy, unchanged: what a sleep\n"
 	       "policy costs (CPU) and risks (latency, drops) for a load on given hardware.\n"
-	       "\n"
-	       "Hardware:\n"
-	       "  --preset P          this-vm (lull's development VM) or bare-metal (default "
-	       "this-vm)\n"
-	       "  --queues N --ring N --burst N   rx queues polled, descriptors each, burst (2, "
-	       "1024, 32)\n"
-	       "  --spread            arrivals round-robin over the queues (default: all on queue "
-	       "0)\n"
-	       "  --poll-ns F --pkt-ns F          CPU per poll of a queue, per packet\n"
-	       "  --wait-cpu-ns F     CPU per sleep (syscall, timer)\n"
-	       "  --wake-ns M[:SD]    lateness of a sleep: fixed, or normal (ns)\n"
-	       "  --wake-file FILE    lateness drawn from measured values (ns per line, or N.Ns)\n"
-	       "  --intr-after-ms F   hand over to rx interrupts after this idle (0 = never)\n"
-	       "  --path-ns F         latency outside the PMD added to every packet\n"
-	       "  --line-gbps G       64-byte line rate: no two arrivals closer (10 = 14.88 Mpps)\n"
-	       "Policy (as lull's options):\n"
-	       "  --policy P --max-us U --budget-us U (default = max) --step-us U --busy-threshold "
-	       "N\n"
-	       "  --window W --linger-us U\n"
-	       "Traffic:\n"
-	       "  --load LIST         lull-gen phases; one simulation per phase (default "
-	       "rate:10k:1s):\n"
-	       "                      idle:T rate:R:T poisson:R:T burst:N/P:T onoff:R:ON/OFF:T "
-	       "max:T\n"
-	       "                      (max = the line rate)\n"
-	       "  --ramp PEAK:PERIOD:T  diurnal ramp 0..PEAK..0 every PERIOD, Poisson\n"
-	       "  --trace FILE        arrival times, one per line (ns, or seconds with 's')\n"
-	       "  --start-ms F        no arrival before F ms (an idle spell first)\n"
-	       "  --seed N            random seed (default 1); same seed, same result\n"
-	       "Output:\n"
-	       "  --json | --csv      instead of the table\n",
+	       "\n",
 		prog);
+	lull_opt_usage(sim_opts, stdout);
 }

@@ -11,6 +11,7 @@
 
 #include "model.h"
 #include "profile.h"
+#include "sleepopt.h"
 
 #define SIM_MAX_SAMPLES 100000
 
@@ -24,6 +25,10 @@ struct sim_options {
 	size_t trace_n;
 	double *wake_samples; /**< --wake-file (malloc'd) */
 	size_t n_wake_samples;
+	struct lull_sleep_opts sleep; /**< lull's policy options, shared rows */
+	double intr_after_ms;         /**< --intr-after-ms, into base.pmd.intr_after_ns */
+	double line_gbps;             /**< --line-gbps; 0 = the preset's */
+	double start_ms;              /**< --start-ms, into base.traffic.start_ns */
 	const char *preset;
 	double preset_line_pps; /**< the preset's arrival limit when --line-gbps is not given */
 	bool json, csv, help;

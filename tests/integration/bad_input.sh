@@ -14,12 +14,12 @@ expect_error() {
 	[ "$rc" -ne 0 ] || die "exit 0 for: $*"
 	[ "$rc" -ne 124 ] || die "hung for: $*"
 	[ "$rc" -lt 128 ] || die "crashed (exit $rc) for: $*"
-	[ "$(grep -c '^lull: ' "$T_DIR/err.log")" = 1 ] ||
-		die "want exactly one 'lull:' error line for: $*; got: $(cat "$T_DIR/err.log")"
+	[ "$(grep -c '^lull: error: ' "$T_DIR/err.log")" = 1 ] ||
+		die "want exactly one 'lull: error:' line for: $*; got: $(cat "$T_DIR/err.log")"
 	grep -qF -- "$msg" "$T_DIR/err.log" ||
-		die "want '$msg' for: $*; got: $(grep '^lull: ' "$T_DIR/err.log")"
+		die "want '$msg' for: $*; got: $(grep '^lull: error: ' "$T_DIR/err.log")"
 	! pgrep -f -- "--file-prefix=$prefix" >/dev/null || die "a process is left running for: $*"
-	log "ok: $(grep '^lull: ' "$T_DIR/err.log")"
+	log "ok: $(grep '^lull: error: ' "$T_DIR/err.log")"
 }
 
 nulls=(--vdev net_null0 --vdev net_null1)

@@ -134,7 +134,7 @@ test_options(void **state)
 		const char *args[6];
 		const char *msg;
 	} bad[] = {
-		{{"--policy", "fast"}, "--policy: bad value 'fast'"},
+		{{"--sleep-policy", "fast"}, "--sleep-policy: bad value 'fast'"},
 		{{"--preset", "cloud"}, "--preset: bad value 'cloud'"},
 		{{"--load", "rate:1x:1s"}, "bad phase 'rate:1x:1s'"},
 		{{"--wake-ns", "abc"}, "--wake-ns: bad value 'abc'"},
@@ -158,7 +158,7 @@ test_options(void **state)
 		sim_options_free(&o);
 	}
 	char *good[] = {(char *)"lull-sim", (char *)"--preset", (char *)"bare-metal",
-		(char *)"--policy", (char *)"ovs", (char *)"--max-us", (char *)"50",
+		(char *)"--sleep-policy", (char *)"ovs", (char *)"--sleep-max-us", (char *)"50",
 		(char *)"--load", (char *)"idle:1s,rate:1M:1s", (char *)"--line-gbps",
 		(char *)"10"};
 	assert_int_equal(sim_options_parse(&o, 11, good, err, sizeof(err)), 0);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Table-driven tests of the forwarder's option parser and of its checks
- * against the system (ports, lcores). Every bad input must give an error that
- * names the option and quotes the bad value. */
+/* fwd/options.c: lull's option table - parse, set at run time, describe, the checks across options.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,35 +11,7 @@
 
 #include <cmocka.h>
 
-#include "config.h"
-
-#define MAX_ARGS 40
-
-/* Split a space-separated command line into argv (argv[0] = "lull"). */
-static int
-make_argv(const char *line, char *buf, size_t buflen, char **argv)
-{
-	int argc = 0;
-
-	argv[argc++] = (char *)"lull";
-	snprintf(buf, buflen, "%s", line);
-	for (char *tok = strtok(buf, " "); tok != NULL && argc < MAX_ARGS; tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return argc;
-}
-
-static int
-parse(struct lull_config *cfg, const char *line, char *err, size_t errlen)
-{
-	char buf[1024];
-	char *argv[MAX_ARGS + 1];
-	int argc = make_argv(line, buf, sizeof(buf), argv);
-
-	lull_config_defaults(cfg);
-	err[0] = '\0';
-	return lull_config_parse(cfg, argc, argv, err, errlen);
-}
+#include "lull_args.h"
 
 static void
 test_parse_bad(void **state)
@@ -190,201 +161,6 @@ test_sleep_params(void **state)
 	assert_int_equal(p.min_ring, 1024);
 }
 
-static struct lull_sys sys_with(unsigned int n_ports, unsigned int n_lcores);
-
-static void
-test_critical_queue_caps_its_pmd(void **state)
-{
-	struct lull_config cfg;
-	struct lull_sys sys = sys_with(2, 3); /* PMDs on lcores 1 and 2 */
-	struct lull_policy_params p;
-	char err[256];
-
-	(void)state;
-	assert_int_equal(
-		parse(&cfg, "--rxq-critical 1:0 --critical-sleep-max-us 20", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	assert_int_equal(cfg.rxq_pmd[1][0], 1); /* port 1's queue is on the second PMD */
-	lull_config_policy(&cfg, 2, &p);
-	assert_int_equal(p.max_sleep_ns, 20000);
-	lull_config_policy(&cfg, 1, &p);
-	assert_int_equal(p.max_sleep_ns, 250000);
-	/* default critical maximum 0: that PMD busy-polls */
-	assert_int_equal(parse(&cfg, "--rxq-critical 0:0", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	lull_config_policy(&cfg, 1, &p);
-	assert_int_equal(p.kind, LULL_POLICY_OFF);
-	lull_config_policy(&cfg, 2, &p);
-	assert_int_equal(p.kind, LULL_POLICY_RATE);
-}
-
-static struct lull_sys
-sys_with(unsigned int n_ports, unsigned int n_lcores)
-{
-	struct lull_sys sys = {.n_ports = n_ports, .main_lcore = 0};
-
-	for (unsigned int l = 0; l < n_lcores; l++)
-		sys.lcore_enabled[l] = true;
-	return sys;
-}
-
-static void
-test_resolve_bad(void **state)
-{
-	static const struct {
-		const char *args;
-		unsigned int n_ports, n_lcores;
-		const char *msg;
-	} cases[] = {
-		{"", 0, 2, "no ports"},
-		{"", 3, 2, "odd number of ports (3)"},
-		{"", 2, 1, "no PMD core"},
-		{"--pmd-cores 5", 2, 2, "--pmd-cores: lcore 5 is not an EAL lcore"},
-		{"--pmd-cores 0", 2, 2, "--pmd-cores: lcore 0 is the EAL main lcore"},
-		{"--port-pairs 0:2", 2, 2, "pair 0:2 names a port that does not exist"},
-		{"--port-pairs 0:1,1:1", 2, 2, "port 1 is in more than one pair"},
-		{"--port-pairs 0:1", 3, 2, "port 2 is in no pair"},
-		{"--pmd-cores 1,2 --txq 1", 2, 3, "--txq: bad value '1'"},
-		{"--rxq-pmd 2:0@1", 2, 2, "--rxq-pmd: 2:0@1: port 2 does not exist"},
-		{"--rxq-pmd 0:1@1", 2, 2, "--rxq-pmd: 0:1@1: queue 1 does not exist"},
-		{"--rxq-pmd 0:0@0", 2, 2, "--rxq-pmd: 0:0@0: lcore 0 is not a PMD core"},
-		{"--rxq-critical 0:3", 2, 2, "--rxq-critical: queue 0:3 does not exist"},
-		{"--rxq-critical 4:0", 2, 2, "--rxq-critical: queue 4:0 does not exist"},
-	};
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct lull_config cfg;
-		struct lull_sys sys = sys_with(cases[i].n_ports, cases[i].n_lcores);
-		char err[256] = "";
-		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
-
-		assert_int_equal(ret, 0);
-		ret = lull_config_resolve(&cfg, &sys, err, sizeof(err));
-		if (ret >= 0 || strstr(err, cases[i].msg) == NULL)
-			fail_msg("args '%s' with %u ports, %u lcores: got %d '%s', want '%s'",
-				cases[i].args, cases[i].n_ports, cases[i].n_lcores, ret, err,
-				cases[i].msg);
-	}
-}
-
-static void
-test_resolve_defaults(void **state)
-{
-	struct lull_config cfg;
-	struct lull_sys sys = sys_with(4, 3);
-	char err[256];
-
-	(void)state;
-	assert_int_equal(parse(&cfg, "--rxq 2", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	assert_int_equal(cfg.n_pmds, 2); /* lcores 1 and 2; 0 is main */
-	assert_int_equal(cfg.pmd_lcores[0], 1);
-	assert_int_equal(cfg.n_txq, 2); /* one per PMD */
-	assert_int_equal(cfg.dst_port[0], 1);
-	assert_int_equal(cfg.dst_port[1], 0);
-	assert_int_equal(cfg.dst_port[3], 2);
-	/* round robin, queue-major: 0:0 1:0 2:0 3:0 0:1 ... */
-	assert_int_equal(cfg.rxq_pmd[0][0], 0);
-	assert_int_equal(cfg.rxq_pmd[1][0], 1);
-	assert_int_equal(cfg.rxq_pmd[2][0], 0);
-	assert_int_equal(cfg.rxq_pmd[0][1], 0);
-	assert_int_equal(cfg.rxq_pmd[1][1], 1);
-	assert_true(cfg.n_mbufs >= 4 * (2 * 1024 + 2 * 1024));
-}
-
-static void
-test_resolve_pins_and_self_pair(void **state)
-{
-	struct lull_config cfg;
-	struct lull_sys sys = sys_with(3, 3);
-	char err[256];
-
-	(void)state;
-	assert_int_equal(
-		parse(&cfg, "--port-pairs 0:1,2:2 --rxq-pmd 2:0@2,0:0@2", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	assert_int_equal(cfg.dst_port[2], 2);
-	assert_int_equal(cfg.rxq_pmd[2][0], 1); /* lcore 2 is PMD index 1 */
-	assert_int_equal(cfg.rxq_pmd[0][0], 1);
-	assert_int_equal(cfg.rxq_pmd[1][0], 0); /* the only unpinned queue: first PMD */
-}
-
-/* A NIC's limits, for the per-port checks; it cannot send a chain of mbufs. */
-static const struct lull_port_limits nic = {.name = "nic0",
-	.max_rxq = 4,
-	.max_txq = 8,
-	.rxd_min = 64,
-	.rxd_max = 4096,
-	.rxd_align = 32,
-	.txd_min = 64,
-	.txd_max = 4096,
-	.txd_align = 0}; /* 0 = no alignment */
-
-static void
-test_check_port(void **state)
-{
-	static const struct {
-		const char *args;
-		const char *msg; /* NULL = accepted */
-	} cases[] = {
-		{"--rxq 4 --txq 8 --rxd 64 --txd 4096", NULL},
-		{"--rxd 4096 --txd 65", NULL},
-		{"--rxq 5", "--rxq: bad value '5' for nic0 (it has at most 4)"},
-		{"--txq 9", "--txq: bad value '9' for nic0 (it has at most 8)"},
-		{"--rxd 8192",
-			"--rxd: bad value '8192' for nic0 (it accepts 64..4096, a multiple of 32)"},
-		{"--rxd 100", "--rxd: bad value '100' for nic0"},
-		{"--txd 32",
-			"--txd: bad value '32' for nic0 (it accepts 64..4096, a multiple of 1)"},
-		/* nic0 cannot send a chain: mbufs must hold a whole frame */
-		{"--mbuf-size 1522", NULL},
-		{"--mbuf-size 1521",
-			"--mbuf-size 1521: port nic0 cannot send chains of mbufs; use --mbuf-size "
-			"1522 or more"},
-	};
-	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct lull_config cfg;
-		char err[256] = "";
-		int ret = parse(&cfg, cases[i].args, err, sizeof(err));
-
-		assert_int_equal(ret, 0);
-		if (cfg.n_txq == 0)
-			cfg.n_txq = 1;
-		ret = lull_config_check_port(&cfg, &nic, err, sizeof(err));
-		if (cases[i].msg == NULL ? ret != 0
-					 : (ret != -EINVAL || !strstr(err, cases[i].msg)))
-			fail_msg("args '%s': got %d '%s', want '%s'", cases[i].args, ret, err,
-				cases[i].msg ? cases[i].msg : "accepted");
-	}
-}
-
-/* Mbufs smaller than a frame: frames are chains, and the pool grows to match. */
-static void
-test_mbuf_size(void **state)
-{
-	struct lull_config big, small;
-	struct lull_sys sys = sys_with(2, 2);
-	struct lull_port_limits memif = nic; /* the same, able to send chains */
-	char err[256];
-
-	(void)state;
-	memif.tx_multi_seg = true;
-	assert_int_equal(parse(&big, "", err, sizeof(err)), 0);
-	assert_int_equal(big.mbuf_size, LULL_MBUF_SIZE_DEFAULT);
-	assert_int_equal(lull_config_segs_per_frame(&big), 1);
-	assert_int_equal(parse(&small, "--mbuf-size 64", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_segs_per_frame(&small), 24); /* 1522 / 64, rounded up */
-	assert_int_equal(lull_config_resolve(&big, &sys, err, sizeof(err)), 0);
-	assert_int_equal(lull_config_resolve(&small, &sys, err, sizeof(err)), 0);
-	assert_int_equal(small.n_mbufs, 24 * big.n_mbufs);
-	assert_int_equal(lull_config_check_port(&small, &memif, err, sizeof(err)), 0);
-	assert_int_equal(parse(&small, "--mbuf-size 1522", err, sizeof(err)), 0);
-	assert_int_equal(lull_config_segs_per_frame(&small), 1);
-	assert_int_not_equal(parse(&small, "--mbuf-size 63", err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "--mbuf-size: bad value '63'"));
-}
-
 /* Run-time set: applies whole or not at all, errors name the key or value. */
 static void
 test_set(void **state)
@@ -422,55 +198,12 @@ test_set(void **state)
 		assert_memory_equal(&cfg, &before, sizeof(cfg)); /* nothing changed */
 	}
 	assert_int_equal(lull_config_set(&cfg, "sleep_max_us", "100,1:0", err, sizeof(err)), 0);
-	assert_int_equal(lull_sleeplist_get(&cfg.sleep_max, 1, 7), 0);
-	assert_int_equal(lull_sleeplist_get(&cfg.sleep_max, 2, 7), 100);
+	assert_int_equal(lull_sleeplist_get(&cfg.sleep.max_us, 1, 7), 0);
+	assert_int_equal(lull_sleeplist_get(&cfg.sleep.max_us, 2, 7), 100);
 	assert_int_equal(lull_config_set(&cfg, "rxq-critical", "1:0", err, sizeof(err)), 0);
 	assert_int_equal(cfg.n_critical, 1);
 	assert_int_equal(lull_config_set(&cfg, "sleep-policy", "ovs", err, sizeof(err)), 0);
-	assert_int_equal(cfg.sleep_policy, LULL_POLICY_OVS);
-}
-
-static void
-test_port_add_del(void **state)
-{
-	struct lull_sys sys = sys_with(2, 3); /* ports 0,1; PMDs on lcores 1, 2 */
-	struct lull_config cfg, before;
-	char err[256];
-
-	(void)state;
-	lull_config_defaults(&cfg);
-	assert_int_equal(
-		lull_config_parse(&cfg, 1, (char *[]){(char *)"lull", NULL}, err, sizeof(err)), 0);
-	cfg.n_rxq = 2;
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	/* port 2 waits, port 3 pairs with it: both forwarded, queues on the least loaded PMDs */
-	assert_int_equal(lull_config_port_add(&cfg, 2, LULL_PORT_NONE, err, sizeof(err)), 0);
-	assert_int_equal(cfg.dst_port[2], LULL_PORT_NONE);
-	assert_int_equal(lull_config_port_add(&cfg, 3, 2, err, sizeof(err)), 0);
-	assert_int_equal(cfg.dst_port[2], 3);
-	assert_int_equal(cfg.dst_port[3], 2);
-	assert_int_equal(cfg.n_ports, 4);
-	unsigned int load[2] = {0, 0};
-	for (unsigned int p = 0; p < 4; p++)
-		for (unsigned int q = 0; q < 2; q++)
-			load[cfg.rxq_pmd[p][q]]++;
-	assert_int_equal(load[0], 4);
-	assert_int_equal(load[1], 4);
-	/* a peer that is already forwarded is refused, and nothing changes */
-	before = cfg;
-	assert_int_equal(lull_config_port_add(&cfg, 4, 0, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "peer port 0"));
-	assert_memory_equal(&cfg, &before, sizeof(cfg));
-	/* deleting 3 leaves 2 waiting; a critical mark on 3 goes with it */
-	cfg.critical[cfg.n_critical++] = (struct lull_port_pair){.a = 3, .b = 0};
-	lull_config_port_del(&cfg, 3);
-	assert_int_equal(cfg.dst_port[3], LULL_PORT_NONE);
-	assert_int_equal(cfg.dst_port[2], LULL_PORT_NONE);
-	assert_int_equal(cfg.n_critical, 0);
-	assert_int_equal(cfg.dst_port[0], 1);
-	/* a port may reflect to itself */
-	assert_int_equal(lull_config_port_add(&cfg, 3, 3, err, sizeof(err)), 0);
-	assert_int_equal(cfg.dst_port[3], 3);
+	assert_int_equal(cfg.sleep.policy, LULL_POLICY_OVS);
 }
 
 static void
@@ -482,6 +215,24 @@ emit(void *ctx, const char *key, const char *value)
 	strcat(out, "=");
 	strcat(out, value);
 	strcat(out, ";");
+}
+
+static void
+test_describe(void **state)
+{
+	struct lull_sys sys = sys_with(2, 2);
+	struct lull_config cfg;
+	char err[256], out[4096] = "";
+
+	(void)state;
+	lull_config_defaults(&cfg);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "sleep-max-us", "50,1:0", err, sizeof(err)), 0);
+	lull_config_describe(&cfg, emit, out);
+	assert_non_null(strstr(out, "sleep-max-us=50,1:0;"));
+	assert_non_null(strstr(out, "port-pairs=0:1;"));
+	assert_non_null(strstr(out, "sleep-policy=rate;"));
+	assert_non_null(strstr(out, "busy-threshold=16;"));
 }
 
 /* Sharing the core: priority syntax, yield share, fifo only with sleeping or yield. */
@@ -545,42 +296,17 @@ test_sharing(void **state)
 	assert_int_equal(cfg.yield_hz, 100);
 }
 
-static void
-test_describe(void **state)
-{
-	struct lull_sys sys = sys_with(2, 2);
-	struct lull_config cfg;
-	char err[256], out[4096] = "";
-
-	(void)state;
-	lull_config_defaults(&cfg);
-	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
-	assert_int_equal(lull_config_set(&cfg, "sleep-max-us", "50,1:0", err, sizeof(err)), 0);
-	lull_config_describe(&cfg, emit, out);
-	assert_non_null(strstr(out, "sleep-max-us=50,1:0;"));
-	assert_non_null(strstr(out, "port-pairs=0:1;"));
-	assert_non_null(strstr(out, "sleep-policy=rate;"));
-	assert_non_null(strstr(out, "busy-threshold=16;"));
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_good),
-		cmocka_unit_test(test_resolve_bad),
-		cmocka_unit_test(test_resolve_defaults),
-		cmocka_unit_test(test_resolve_pins_and_self_pair),
-		cmocka_unit_test(test_check_port),
-		cmocka_unit_test(test_mbuf_size),
 		cmocka_unit_test(test_sleep_params),
-		cmocka_unit_test(test_critical_queue_caps_its_pmd),
 		cmocka_unit_test(test_set),
-		cmocka_unit_test(test_port_add_del),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_sharing),
 	};
 
-	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

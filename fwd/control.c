@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "ctl.h"
+#include "control.h"
+
+#include "topology.h"
+#include "log.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,20 +19,25 @@
 #include "isolate.h"
 
 void
-lull_ctl_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why)
+lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why)
 {
 	const struct lull_pmd *pmd = fwd->pmds[i];
 	const struct lull_pmd_params *prm = pmd->ctl_params;
 
-	printf("lull: %s: PMD %u on lcore %u: sleep policy %s, max sleep %" PRIu64
-	       " us, latency budget %" PRIu64 " us, wake %s, rx interrupts after %" PRIu64
-	       " ms; polls %u rx queue(s):",
+	char queues[512] = "";
+	size_t used = 0;
+
+	for (unsigned int q = 0; q < prm->n_rxqs && used < sizeof(queues); q++)
+		used += (size_t)snprintf(queues + used, sizeof(queues) - used, " %u:%u->%u",
+			prm->rxqs[q].port, prm->rxqs[q].queue, prm->rxqs[q].dst);
+	LULL_LOG(INFO,
+		"%s: PMD %u on lcore %u: sleep policy %s, max sleep %" PRIu64
+		" us, latency budget %" PRIu64 " us, wake %s, rx interrupts after %" PRIu64
+		" ms; polls %u rx queue(s):%s",
 		why, i, pmd->lcore, lull_policy_name(prm->policy.kind),
 		prm->policy.max_sleep_ns / 1000, prm->policy.budget_ns / 1000,
-		lull_waiter_describe(&prm->waiter), prm->intr_after_ns / 1000000, prm->n_rxqs);
-	for (unsigned int q = 0; q < prm->n_rxqs; q++)
-		printf(" %u:%u->%u", prm->rxqs[q].port, prm->rxqs[q].queue, prm->rxqs[q].dst);
-	printf("\n");
+		lull_waiter_describe(&prm->waiter), prm->intr_after_ns / 1000000, prm->n_rxqs,
+		queues);
 }
 
 static void
@@ -66,7 +74,7 @@ apply_priority(struct lull_fwd *fwd, const struct lull_prio *p, const struct lul
 }
 
 int
-lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen)
+lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 1000000};
 	pid_t tids[LULL_MAX_PMDS];
@@ -98,7 +106,7 @@ lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen)
 }
 
 int
-lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
+lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
 	char *err, size_t errlen)
 {
 	struct lull_pmd_params *prm[LULL_MAX_PMDS] = {NULL};
@@ -152,7 +160,7 @@ lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const
 			err, errlen, "PMD on lcore %u: %s", fwd->pmds[slow]->lcore, strerror(-ret));
 	for (unsigned int i = 0; i < fwd->n_pmds; i++)
 		if (fwd->pmds[i]->ctl_params != NULL)
-			lull_ctl_log_pmd(fwd, i, why);
+			lull_control_log_pmd(fwd, i, why);
 	return ret;
 }
 
@@ -203,11 +211,11 @@ set_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *c
 	if (ret < 0)
 		return ret;
 	snprintf(why, sizeof(why), "set %s %.48s", ch->a, ch->b);
-	return lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+	return lull_control_apply_locked(fwd, cfg, why, err, errlen);
 }
 
 int
-lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen)
+lull_control_set(struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen)
 {
 	const struct change ch = {.what = "set", .a = key, .b = value};
 
@@ -215,7 +223,7 @@ lull_ctl_set(struct lull_fwd *fwd, const char *key, const char *value, char *err
 }
 
 int
-lull_ctl_port_find(const struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
+lull_control_port_find(const struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
 {
 	char *end;
 	unsigned long id = strtoul(name, &end, 10);
@@ -260,6 +268,7 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 	uint16_t *id = ch->id;
 	bool before[LULL_MAX_PORTS] = {false};
 	uint16_t p, peer = LULL_PORT_NONE;
+	struct lull_port_conf pc;
 	char why[96];
 	int ret;
 
@@ -271,7 +280,7 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 		return -ENOSPC;
 	}
 	if (peer_name != NULL && strcmp(peer_name, "self") != 0) {
-		ret = lull_ctl_port_find(fwd, peer_name, err, errlen);
+		ret = lull_control_port_find(fwd, peer_name, err, errlen);
 		if (ret < 0)
 			return ret;
 		peer = (uint16_t)ret;
@@ -302,9 +311,10 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 	*id = (uint16_t)ret;
 	if (peer_name != NULL && strcmp(peer_name, "self") == 0)
 		peer = *id;
-	ret = lull_port_check(*id, cfg, err, errlen);
+	lull_config_port_conf(cfg, &pc);
+	ret = lull_port_check(*id, &pc, err, errlen);
 	if (ret == 0)
-		ret = lull_port_start(&fwd->ports[*id], *id, cfg, fwd->pool, err, errlen);
+		ret = lull_port_start(&fwd->ports[*id], *id, &pc, fwd->pool, err, errlen);
 	if (ret == 0)
 		ret = lull_config_port_add(cfg, *id, peer, err, errlen);
 	if (ret == 0) {
@@ -312,7 +322,7 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 			fwd->n_ports = *id + 1u;
 		lull_port_wait_links(&fwd->ports[*id], 1, fwd->cfg.link_wait_ms, NULL);
 		snprintf(why, sizeof(why), "port-add %s", fwd->ports[*id].name);
-		ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+		ret = lull_control_apply_locked(fwd, cfg, why, err, errlen);
 		if (ret == 0 || ret == -ETIMEDOUT)
 			return ret;
 	}
@@ -325,7 +335,7 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 }
 
 int
-lull_ctl_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
+lull_control_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
 	char *err, size_t errlen)
 {
 	const struct change ch = {.what = "port-add", .a = devargs, .b = peer, .id = id};
@@ -339,7 +349,7 @@ port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 {
 	char why[96];
 	uint16_t id;
-	int ret = lull_ctl_port_find(fwd, ch->a, err, errlen);
+	int ret = lull_control_port_find(fwd, ch->a, err, errlen);
 
 	if (ret < 0)
 		return ret;
@@ -347,18 +357,18 @@ port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 	lull_config_port_del(cfg, id);
 	snprintf(why, sizeof(why), "port-del %s", fwd->ports[id].name);
 	/* Every PMD must have stopped polling it before it goes. */
-	ret = lull_ctl_apply_locked(fwd, cfg, why, err, errlen);
+	ret = lull_control_apply_locked(fwd, cfg, why, err, errlen);
 	if (ret < 0)
 		return ret;
 	for (unsigned int i = 0; i < fwd->n_pmds; i++)
 		lull_pmd_drop_txq(fwd->pmds[i], id);
-	printf("lull: port %u (%s) removed\n", id, fwd->ports[id].name);
+	LULL_LOG(INFO, "port %u (%s) removed", id, fwd->ports[id].name);
 	lull_port_remove(&fwd->ports[id]);
 	return 0;
 }
 
 int
-lull_ctl_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
+lull_control_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen)
 {
 	const struct change ch = {.what = "port-del", .a = name};
 
@@ -366,7 +376,7 @@ lull_ctl_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errl
 }
 
 int
-lull_ctl_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
+lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	int ret = 0;
 

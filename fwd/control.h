@@ -7,8 +7,8 @@
  * _locked; each applies whole or returns an error naming the bad part and
  * leaves everything as it was.
  */
-#ifndef LULL_CTL_H
-#define LULL_CTL_H
+#ifndef LULL_CONTROL_H
+#define LULL_CONTROL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,17 +26,17 @@
  * @return 0 or a negative errno with a message in err. On -ETIMEDOUT the
  *   change is committed and the slow PMD takes it at its next tick.
  */
-int lull_ctl_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
+int lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
 	char *err, size_t errlen);
 
 /**
  * After the PMDs were launched: wait until each runs, give them their
  * --pmd-priority and place the control threads (--control-cores).
  */
-int lull_ctl_started(struct lull_fwd *fwd, char *err, size_t errlen);
+int lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen);
 
 /** `set KEY VALUE`: one run-time setting (see lull_config_settable()). */
-int lull_ctl_set(
+int lull_control_set(
 	struct lull_fwd *fwd, const char *key, const char *value, char *err, size_t errlen);
 
 /**
@@ -44,19 +44,19 @@ int lull_ctl_set(
  * PEER (the name of a port added earlier that waits for a pair, or "self");
  * without PEER it waits for a later port-add to name it. *id gets its port id.
  */
-int lull_ctl_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
+int lull_control_port_add(struct lull_fwd *fwd, const char *devargs, const char *peer, uint16_t *id,
 	char *err, size_t errlen);
 
 /** `port-del NAME`: stop polling it (every PMD acknowledges), then stop and detach it. */
-int lull_ctl_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen);
+int lull_control_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t errlen);
 
 /** Find a present port by name or decimal id; -ENODEV with a message if none. */
-int lull_ctl_port_find(const struct lull_fwd *fwd, const char *name, char *err, size_t errlen);
+int lull_control_port_find(const struct lull_fwd *fwd, const char *name, char *err, size_t errlen);
 
 /** Log a PMD's effective values (its acknowledged block): "lull: WHY: PMD ..." */
-void lull_ctl_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why);
+void lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why);
 
 /** `pmd-stats-clear`: the show commands count from now on. */
-int lull_ctl_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen);
+int lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen);
 
-#endif /* LULL_CTL_H */
+#endif /* LULL_CONTROL_H */

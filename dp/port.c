@@ -9,12 +9,14 @@
 #include <rte_dev.h>
 #include <rte_ethdev.h>
 
+#include "log.h"
+
 static void
 port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
-	const struct lull_config *cfg)
+	const struct lull_port_conf *pc)
 {
 	memset(conf, 0, sizeof(*conf));
-	if (cfg->n_rxq > 1 && info->flow_type_rss_offloads != 0) {
+	if (pc->n_rxq > 1 && info->flow_type_rss_offloads != 0) {
 		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf->rx_adv_conf.rss_conf.rss_hf =
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP) &
@@ -25,7 +27,7 @@ port_conf_for(struct rte_eth_conf *conf, const struct rte_eth_dev_info *info,
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	/* Mbufs smaller than a frame: receive into chains where the driver scatters,
 	 * and send chains (lull_port_check() made sure the port can). */
-	if (lull_config_segs_per_frame(cfg) > 1) {
+	if (lull_port_conf_segs(pc) > 1) {
 		conf->rxmode.offloads |= info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER;
 		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	}
@@ -46,7 +48,7 @@ port_info(uint16_t id, struct rte_eth_dev_info *info, char name[64], char *err, 
 }
 
 int
-lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t errlen)
+lull_port_check(uint16_t id, const struct lull_port_conf *pc, char *err, size_t errlen)
 {
 	struct rte_eth_dev_info info;
 	char name[64];
@@ -54,7 +56,7 @@ lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t er
 
 	if (ret < 0)
 		return ret;
-	return lull_config_check_port(cfg,
+	return lull_port_conf_check(pc,
 		&(struct lull_port_limits){.name = name,
 			.max_rxq = info.max_rx_queues,
 			.max_txq = info.max_tx_queues,
@@ -70,7 +72,7 @@ lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t er
 }
 
 int
-lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *cfg,
+lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf *pc,
 	struct rte_mempool *pool, char *err, size_t errlen)
 {
 	struct rte_eth_dev_info info;
@@ -85,43 +87,44 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 	if (ret < 0)
 		return ret;
 
-	port_conf_for(&conf, &info, cfg);
+	port_conf_for(&conf, &info, pc);
 	/* Rx interrupts where the driver has them: a device that refuses runs without. */
-	if (cfg->intr_after_ms != 0 && cfg->sleep_policy != LULL_POLICY_OFF) {
+	if (pc->rx_intr) {
 		conf.intr_conf.rxq = 1;
-		ret = rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+		ret = rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, &conf);
 		if (ret < 0) {
-			printf("lull: port %u (%s): no rx interrupts (%s): its PMD will not hand "
-			       "over\n",
+			LULL_LOG(INFO,
+				"port %u (%s): no rx interrupts (%s): its PMD will not hand "
+				"over",
 				id, port->name, strerror(-ret));
 			conf.intr_conf.rxq = 0;
 		}
 	}
-	ret = conf.intr_conf.rxq ? 0 : rte_eth_dev_configure(id, cfg->n_rxq, cfg->n_txq, &conf);
+	ret = conf.intr_conf.rxq ? 0 : rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, &conf);
 	port->rx_intr = conf.intr_conf.rxq;
 	if (ret < 0) {
 		snprintf(err, errlen, "port %u (%s): configure with %u rx / %u tx queues: %s", id,
-			port->name, cfg->n_rxq, cfg->n_txq, strerror(-ret));
+			port->name, pc->n_rxq, pc->n_txq, strerror(-ret));
 		return ret;
 	}
-	for (uint16_t q = 0; q < cfg->n_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(id, q, cfg->n_rxd, socket, NULL, pool);
+	for (uint16_t q = 0; q < pc->n_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(id, q, pc->n_rxd, socket, NULL, pool);
 		if (ret < 0) {
 			snprintf(err, errlen,
 				"port %u (%s) refused rx queue %u of %u descriptors (--rxd) into "
 				"mbufs of %u data bytes (--mbuf-size): %s",
-				id, port->name, q, cfg->n_rxd, cfg->mbuf_size, strerror(-ret));
+				id, port->name, q, pc->n_rxd, pc->mbuf_size, strerror(-ret));
 			return ret;
 		}
 	}
-	for (uint16_t q = 0; q < cfg->n_txq; q++) {
+	for (uint16_t q = 0; q < pc->n_txq; q++) {
 		struct rte_eth_txconf txconf = info.default_txconf;
 
 		txconf.offloads = conf.txmode.offloads;
-		ret = rte_eth_tx_queue_setup(id, q, cfg->n_txd, socket, &txconf);
+		ret = rte_eth_tx_queue_setup(id, q, pc->n_txd, socket, &txconf);
 		if (ret < 0) {
 			snprintf(err, errlen, "--txd: port %u (%s) refused %u tx descriptors: %s",
-				id, port->name, cfg->n_txd, strerror(-ret));
+				id, port->name, pc->n_txd, strerror(-ret));
 			return ret;
 		}
 	}
@@ -131,23 +134,24 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *c
 		return ret;
 	}
 	port->started = true;
-	if (lull_config_segs_per_frame(cfg) > 1 &&
-		!(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
-		printf("lull: port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
-		       "%u is chained or dropped as its driver does\n",
-			id, port->name, cfg->mbuf_size);
+	if (lull_port_conf_segs(pc) > 1 && !(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
+		LULL_LOG(INFO,
+			"port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
+			"%u is chained or dropped as its driver does",
+			id, port->name, pc->mbuf_size);
 	/* A driver may accept the interrupt configuration and still have no event fd. */
 	if (port->rx_intr && rte_eth_dev_rx_intr_ctl_q_get_fd(id, 0) < 0) {
-		printf("lull: port %u (%s): no rx interrupts (no event fd): its PMD will not hand "
-		       "over\n",
+		LULL_LOG(INFO,
+			"port %u (%s): no rx interrupts (no event fd): its PMD will not hand "
+			"over",
 			id, port->name);
 		port->rx_intr = false;
 	}
 	/* An L2 forwarder takes every frame; devices without the switch simply lack it. */
 	ret = rte_eth_promiscuous_enable(id);
 	if (ret < 0 && ret != -ENOTSUP)
-		fprintf(stderr, "lull: port %u (%s): promiscuous mode: %s (continuing)\n", id,
-			port->name, strerror(-ret));
+		LULL_LOG(WARNING, "port %u (%s): promiscuous mode: %s (continuing)", id, port->name,
+			strerror(-ret));
 	ret = rte_eth_macaddr_get(id, &port->mac);
 	if (ret < 0)
 		memset(&port->mac, 0, sizeof(port->mac));
@@ -188,10 +192,9 @@ lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t tim
 			snprintf(text, sizeof(text), "unknown");
 		else
 			rte_eth_link_to_str(text, sizeof(text), &link);
-		printf("lull: port %u (%s) " RTE_ETHER_ADDR_PRT_FMT ": %s\n", ports[i].id,
+		LULL_LOG(INFO, "port %u (%s) " RTE_ETHER_ADDR_PRT_FMT ": %s", ports[i].id,
 			ports[i].name, RTE_ETHER_ADDR_BYTES(&ports[i].mac), text);
 	}
-	fflush(stdout);
 	return down;
 }
 
@@ -204,8 +207,7 @@ port_stop(struct lull_port *port)
 		return;
 	ret = rte_eth_dev_stop(port->id);
 	if (ret < 0)
-		fprintf(stderr, "lull: port %u (%s): stop: %s\n", port->id, port->name,
-			strerror(-ret));
+		LULL_LOG(WARNING, "port %u (%s): stop: %s", port->id, port->name, strerror(-ret));
 	port->started = false;
 }
 
@@ -219,8 +221,7 @@ lull_port_close(struct lull_port *port)
 	port_stop(port);
 	ret = rte_eth_dev_close(port->id);
 	if (ret < 0)
-		fprintf(stderr, "lull: port %u (%s): close: %s\n", port->id, port->name,
-			strerror(-ret));
+		LULL_LOG(WARNING, "port %u (%s): close: %s", port->id, port->name, strerror(-ret));
 	port->present = false;
 }
 
@@ -241,8 +242,8 @@ lull_port_remove(struct lull_port *port)
 			port->present = false;
 			return;
 		}
-		fprintf(stderr, "lull: port %u (%s): detach: %s (closing it)\n", port->id,
-			port->name, strerror(-ret));
+		LULL_LOG(WARNING, "port %u (%s): detach: %s (closing it)", port->id, port->name,
+			strerror(-ret));
 	}
 	lull_port_close(port);
 }

@@ -13,7 +13,7 @@
 #include <rte_ether.h>
 #include <rte_mempool.h>
 
-#include "config.h"
+#include "portconf.h"
 
 struct lull_port {
 	uint16_t id;
@@ -29,7 +29,7 @@ struct lull_port {
  *
  * @return 0 or -EINVAL with a message naming the option in err.
  */
-int lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_t errlen);
+int lull_port_check(uint16_t id, const struct lull_port_conf *pc, char *err, size_t errlen);
 
 /**
  * Configure port id with cfg's queues and rings, set up its queues and start
@@ -37,7 +37,7 @@ int lull_port_check(uint16_t id, const struct lull_config *cfg, char *err, size_
  *
  * @return 0 or a negative errno with a message in err.
  */
-int lull_port_start(struct lull_port *port, uint16_t id, const struct lull_config *cfg,
+int lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf *pc,
 	struct rte_mempool *pool, char *err, size_t errlen);
 
 /**

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lull's options: one table (lib/opt) from which getopt, --help, the describe
+ * output (config-show) and the settable keys are generated. The sleep-policy
+ * rows are lib/sleepopt's, shared with lull-sim.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "opt.h"
+#include "parse.h"
+
+#define CFG(row, target) ((struct lull_config *)(target)) /* row: for the reader */
+#define CCFG(target)     ((const struct lull_config *)(target))
+
+static int
+parse_fwd_mode(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	const char *names[LULL_FWD_N_MODES];
+	int k = 0, ret;
+
+	for (int i = 0; i < LULL_FWD_N_MODES; i++)
+		names[i] = lull_fwd_mode_name((enum lull_fwd_mode)i);
+	ret = lull_opt_pick(row, arg, names, LULL_FWD_N_MODES, &k, err, errlen);
+	if (ret == 0)
+		CFG(row, target)->mode = (enum lull_fwd_mode)k;
+	return ret;
+}
+
+static void
+show_fwd_mode(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	(void)row;
+	snprintf(buf, len, "%s", lull_fwd_mode_name(CCFG(target)->mode));
+}
+
+static int
+parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	const char *names[LULL_WAKE_N_KINDS];
+	int k = 0, ret;
+
+	for (int i = 0; i < LULL_WAKE_N_KINDS; i++)
+		names[i] = lull_wake_name((enum lull_wake_kind)i);
+	ret = lull_opt_pick(row, arg, names, LULL_WAKE_N_KINDS, &k, err, errlen);
+	if (ret == 0)
+		CFG(row, target)->wake = (enum lull_wake_kind)k;
+	return ret;
+}
+
+static void
+show_wake(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	(void)row;
+	snprintf(buf, len, "%s", lull_wake_name(CCFG(target)->wake));
+}
+
+/* Calls item(cfg, text) for each comma-separated item; the item parser names the bad one. */
+static int
+for_each_item(const struct lull_opt *row, struct lull_config *cfg, const char *arg, char *err,
+	size_t errlen, int (*item)(struct lull_config *, const char *, char *, size_t))
+{
+	const char *p = arg;
+
+	for (;;) {
+		char text[64];
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int ret;
+
+		if (len == 0 || len >= sizeof(text))
+			return lull_opt_bad(
+				row, arg, -EINVAL, "empty or too long item", err, errlen);
+		memcpy(text, p, len);
+		text[len] = '\0';
+		ret = item(cfg, text, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (comma == NULL)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+/* Append to a list being built in buf ("a,b,..."). */
+static void list_add(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+list_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	if (used > 0)
+		buf[used++] = ',';
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* "A:B" with A <= max_a and B <= max_b. */
+static int
+parse_colon_pair(const char *text, uint32_t max_a, uint32_t max_b, uint32_t *a, uint32_t *b)
+{
+	char a_text[16];
+	const char *b_text = lull_split(text, ':', a_text, sizeof(a_text));
+
+	if (b_text == NULL || lull_parse_u32(a_text, 0, max_a, a) < 0 ||
+		lull_parse_u32(b_text, 0, max_b, b) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+pair_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	uint32_t a, b;
+
+	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_PORTS - 1, &a, &b) < 0)
+		return lull_config_fail(err, errlen, -EINVAL,
+			"--port-pairs: bad pair '%s' (expected PORT:PORT, ports 0..%d)", text,
+			LULL_MAX_PORTS - 1);
+	if (cfg->n_pairs == LULL_MAX_PORTS)
+		return lull_config_fail(
+			err, errlen, -E2BIG, "--port-pairs: too many pairs at '%s'", text);
+	cfg->pairs[cfg->n_pairs].a = (uint16_t)a;
+	cfg->pairs[cfg->n_pairs].b = (uint16_t)b;
+	cfg->n_pairs++;
+	return 0;
+}
+
+static int
+parse_pairs(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	CFG(row, target)->n_pairs = 0;
+	return for_each_item(row, CFG(row, target), arg, err, errlen, pair_item);
+}
+
+/* The pairs in force (after resolve and port changes), each once. */
+static void
+show_pairs(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+
+	(void)row;
+	for (unsigned int p = 0; p < cfg->n_ports; p++)
+		if (cfg->dst_port[p] != LULL_PORT_NONE && cfg->dst_port[p] >= p)
+			list_add(buf, len, "%u:%u", p, cfg->dst_port[p]);
+}
+
+static int
+pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	char port_text[16], queue_text[16];
+	const char *rest = lull_split(text, ':', port_text, sizeof(port_text));
+	const char *core_text = rest ? lull_split(rest, '@', queue_text, sizeof(queue_text)) : NULL;
+	uint32_t port, queue, lcore;
+
+	if (core_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
+		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0 ||
+		lull_parse_u32(core_text, 0, LULL_MAX_LCORES - 1, &lcore) < 0)
+		return lull_config_fail(err, errlen, -EINVAL,
+			"--rxq-pmd: bad assignment '%s' (expected PORT:QUEUE@CORE)", text);
+	for (unsigned int i = 0; i < cfg->n_pins; i++)
+		if (cfg->pins[i].port == port && cfg->pins[i].queue == queue)
+			return lull_config_fail(err, errlen, -EEXIST,
+				"--rxq-pmd: queue %u:%u assigned twice at '%s'", port, queue, text);
+	if (cfg->n_pins == LULL_MAX_PINS)
+		return lull_config_fail(
+			err, errlen, -E2BIG, "--rxq-pmd: too many assignments at '%s'", text);
+	cfg->pins[cfg->n_pins++] = (struct lull_rxq_pin){
+		.port = (uint16_t)port, .queue = (uint16_t)queue, .lcore = lcore};
+	return 0;
+}
+
+static int
+parse_pins(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	CFG(row, target)->n_pins = 0;
+	return for_each_item(row, CFG(row, target), arg, err, errlen, pin_item);
+}
+
+static int
+critical_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
+{
+	uint32_t port, queue;
+
+	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_QUEUES - 1, &port, &queue) < 0)
+		return lull_config_fail(err, errlen, -EINVAL,
+			"--rxq-critical: bad queue '%s' (expected PORT:QUEUE)", text);
+	if (cfg->n_critical == LULL_MAX_PINS)
+		return lull_config_fail(
+			err, errlen, -E2BIG, "--rxq-critical: too many queues at '%s'", text);
+	cfg->critical[cfg->n_critical++] =
+		(struct lull_port_pair){.a = (uint16_t)port, .b = (uint16_t)queue};
+	return 0;
+}
+
+static int
+parse_critical(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	CFG(row, target)->n_critical = 0;
+	return for_each_item(row, CFG(row, target), arg, err, errlen, critical_item);
+}
+
+static void
+show_critical(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+
+	(void)row;
+	for (unsigned int i = 0; i < cfg->n_critical; i++)
+		list_add(buf, len, "%u:%u", cfg->critical[i].a, cfg->critical[i].b);
+}
+
+static int
+parse_eth_peer(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	char port_text[16];
+	const char *mac_text = lull_split(arg, ',', port_text, sizeof(port_text));
+	uint32_t port;
+
+	(void)row;
+	(void)err;
+	(void)errlen;
+	if (mac_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
+		lull_parse_mac(mac_text, CFG(row, target)->peer_mac[port]) < 0)
+		return -EINVAL; /* the row's expect text */
+	return 0;
+}
+
+static int
+parse_cpu_list(const struct lull_opt *row, const char *arg, unsigned int max, unsigned int *out,
+	unsigned int cap, unsigned int *n, const char *example, char *err, size_t errlen)
+{
+	int ret = lull_parse_uint_list(arg, max - 1, out, cap, n);
+
+	if (ret < 0)
+		return lull_config_fail(err, errlen, ret,
+			"--%s: bad value '%s' (%s; expected a list like %s of %s 0..%u)", row->name,
+			arg, lull_opt_why(ret), example, max == LULL_MAX_CPUS ? "CPUs" : "lcores",
+			max - 1);
+	return 0;
+}
+
+static int
+parse_pmd_cores(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	struct lull_config *cfg = CFG(row, target);
+
+	return parse_cpu_list(row, arg, LULL_MAX_LCORES, cfg->pmd_lcores, LULL_MAX_PMDS,
+		&cfg->n_pmds, "1,3-5", err, errlen);
+}
+
+static void
+show_pmd_cores(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+
+	(void)row;
+	for (unsigned int i = 0; i < cfg->n_pmds; i++)
+		list_add(buf, len, "%u", cfg->pmd_lcores[i]);
+}
+
+static int
+parse_control_cores(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	struct lull_config *cfg = CFG(row, target);
+
+	return parse_cpu_list(row, arg, LULL_MAX_CPUS, cfg->control_cpus, LULL_MAX_CPUS,
+		&cfg->n_control_cpus, "0,2-3", err, errlen);
+}
+
+static void
+show_control_cores(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+
+	(void)row;
+	for (unsigned int i = 0; i < cfg->n_control_cpus; i++)
+		list_add(buf, len, "%u", cfg->control_cpus[i]);
+}
+
+static int
+parse_priority(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	struct lull_prio p = {LULL_PRIO_NONE, 0};
+	bool negative = false;
+	const char *num = NULL;
+	uint32_t v = 0, max = 0;
+
+	(void)row;
+	(void)err;
+	(void)errlen;
+	if (strncmp(arg, "nice:", 5) == 0) {
+		p.kind = LULL_PRIO_NICE;
+		num = arg + 5;
+		negative = *num == '-';
+		num += negative;
+		max = negative ? 20 : 19;
+	} else if (strncmp(arg, "fifo:", 5) == 0) {
+		p.kind = LULL_PRIO_FIFO;
+		num = arg + 5;
+		max = 99;
+	} else if (strcmp(arg, "none") != 0) {
+		num = "";
+	}
+	if (num != NULL && (lull_parse_u32(num, p.kind == LULL_PRIO_FIFO, max, &v) < 0 ||
+				   (negative && v == 0)))
+		return -EINVAL; /* the row's expect text */
+	p.value = negative ? -(int)v : (int)v;
+	CFG(row, target)->pmd_priority = p;
+	return 0;
+}
+
+static void
+show_priority(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	(void)row;
+	lull_prio_format(&CCFG(target)->pmd_priority, buf, len);
+}
+
+/* The threshold in force: the option, or half the burst. */
+static void
+show_busy_threshold(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+	uint32_t half = cfg->burst / 2 ? cfg->burst / 2 : 1u;
+
+	(void)row;
+	snprintf(buf, len, "%u", cfg->sleep.busy_threshold ? cfg->sleep.busy_threshold : half);
+}
+
+#define T   struct lull_config
+#define SET LULL_OPT_SETTABLE
+
+/* The table: --help prints it in this order, describe and config-show too. */
+static const struct lull_opt lull_opts[] = {
+	LULL_OPT_SECTION_ROW("Threads"),
+	LULL_OPT_TEXT_ROW(T, pmd_lcores, "pmd-cores", "LIST", "every EAL lcore but the main one",
+		"lcores that run PMD threads, e.g. 1,3-5", NULL, 0, parse_pmd_cores,
+		show_pmd_cores),
+	LULL_OPT_TEXT_ROW(T, pins, "rxq-pmd", "LIST", "round-robin",
+		"pin rx queues: PORT:QUEUE@CORE,... (the rest are spread round-robin)", NULL,
+		LULL_OPT_NO_SHOW, parse_pins, NULL),
+	LULL_OPT_SECTION_ROW("Ports"),
+	LULL_OPT_UINT_ROW(T, n_rxq, "rxq", "N", 1, LULL_MAX_QUEUES, "1", "rx queues per port", 0),
+	LULL_OPT_UINT_ROW(
+		T, n_txq, "txq", "N", 1, LULL_MAX_QUEUES, "one per PMD", "tx queues per port", 0),
+	LULL_OPT_UINT_ROW(T, n_rxd, "rxd", "N", 16, 32768, "1024", "rx descriptors per queue", 0),
+	LULL_OPT_UINT_ROW(T, n_txd, "txd", "N", 16, 32768, "1024", "tx descriptors per queue", 0),
+	LULL_OPT_UINT_ROW(T, n_mbufs, "mbufs", "N", 1024, 16u << 20, "enough to fill every ring",
+		"mbufs in the pool", 0),
+	LULL_OPT_UINT_ROW(T, mbuf_size, "mbuf-size", "N", 64, 65000, "2048",
+		"packet data bytes per mbuf; below 1522 a frame arrives as a chain of mbufs", 0),
+	LULL_OPT_UINT_ROW(T, hotplug_ports, "hotplug-ports", "N", 0, LULL_MAX_PORTS, "2",
+		"ports port-add may add at run time; sizes the mbuf pool", 0),
+	LULL_OPT_TEXT_ROW(T, pairs, "port-pairs", "LIST", "0:1,2:3,...",
+		"A:B,... forward A<->B; A:A reflects", NULL, 0, parse_pairs, show_pairs),
+	LULL_OPT_UINT_ROW(T, link_wait_ms, "link-wait-ms", "MS", 0, 600000, "9000",
+		"wait up to MS for links at start (forwarding already runs)", LULL_OPT_NO_SHOW),
+	LULL_OPT_SECTION_ROW("Forwarding"),
+	LULL_OPT_TEXT_ROW(T, mode, "fwd-mode", "MODE", "io",
+		"io (as is), mac (src = port MAC, dst = peer), macswap", NULL, 0, parse_fwd_mode,
+		show_fwd_mode),
+	LULL_OPT_TEXT_ROW(T, peer_mac, "eth-peer", "P,MAC", "02:00:00:00:00:P",
+		"dst MAC for tx port P in mac mode", "expected PORT,XX:XX:XX:XX:XX:XX",
+		LULL_OPT_NO_SHOW, parse_eth_peer, NULL),
+	LULL_OPT_UINT_ROW(
+		T, burst, "burst", "N", 1, LULL_MAX_BURST, "32", "rx burst and tx buffer size", 0),
+	LULL_OPT_UINT_ROW(T, drain_us, "drain-us", "US", 1, 1000000, "100",
+		"flush a tx buffer at least every US under load (an idle poll flushes at once)",
+		SET),
+	LULL_OPT_UINT_ROW(T, tx_retries, "tx-retries", "N", 0, 1000000, "0",
+		"retry a refused tx N times before dropping", 0),
+	LULL_OPT_SECTION_ROW("Sleeping"),
+	LULL_SLEEP_OPT_ROWS(T, sleep, show_busy_threshold),
+	LULL_OPT_TEXT_ROW(T, wake, "wake", "W", "auto",
+		"auto, nanosleep, pause (spin), tpause (WAITPKG) or monitor (MONITORX/UMWAIT on "
+		"the rx descriptors)",
+		NULL, SET, parse_wake, show_wake),
+	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000, "1",
+		"PMD threads' timer slack", SET),
+	LULL_OPT_UINT_ROW(T, intr_after_ms, "intr-after-ms", "MS", 0, 3600000, "200",
+		"hand an idle PMD over to rx interrupts after MS idle, where every polled queue "
+		"has them; 0 = never",
+		SET),
+	LULL_OPT_TEXT_ROW(T, critical, "rxq-critical", "LIST", "none",
+		"latency-critical rx queues, PORT:QUEUE,...: the PMD polling one sleeps at most "
+		"--critical-sleep-max-us",
+		NULL, SET, parse_critical, show_critical),
+	LULL_OPT_UINT_ROW(T, critical_sleep_max_us, "critical-sleep-max-us", "U", 0,
+		LULL_SLEEPLIST_MAX_US, "0: busy polls", "that cap", SET),
+	LULL_OPT_SECTION_ROW("Sharing the core"),
+	LULL_OPT_UINT_ROW(T, yield_hz, "yield-hz", "H", 0, 10000, "0: never; costs nothing then",
+		"every PMD gives its CPU up H times a second, whatever the load, so kernel work on "
+		"its core runs",
+		SET),
+	LULL_OPT_UINT_ROW(T, yield_us, "yield-us", "D", 1, LULL_YIELD_MAX_SHARE_US, "10",
+		"for D us each time", SET),
+	LULL_OPT_TEXT_ROW(T, pmd_priority, "pmd-priority", "P", "none",
+		"none, nice:N (-20..19) or fifo:N (1..99; needs sleeping or --yield-hz on every "
+		"PMD)",
+		"expected none, nice:N with N in -20..19, or fifo:N with N in 1..99", SET,
+		parse_priority, show_priority),
+	LULL_OPT_TEXT_ROW(T, control_cpus, "control-cores", "LIST", "where EAL put them",
+		"CPUs for every non-PMD thread (main, telemetry, EAL interrupt thread), e.g. 0",
+		NULL, 0, parse_control_cores, show_control_cores),
+	LULL_OPT_SECTION_ROW("Output"),
+	LULL_OPT_UINT_ROW(T, stats_period_s, "stats-period", "S", 0, 3600, "1",
+		"print stats every S seconds, 0 = only at exit", SET),
+	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
+	LULL_OPT_END_ROW,
+};
+
+#undef T
+#undef SET
+
+int
+lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen)
+{
+	return lull_opt_parse(lull_opts, cfg, argc, argv, err, errlen);
+}
+
+const char *
+lull_config_settable(void)
+{
+	static char keys[512];
+
+	if (keys[0] == '\0')
+		lull_opt_settable(lull_opts, keys, sizeof(keys));
+	return keys;
+}
+
+int
+lull_config_set(
+	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct lull_config *tmp = malloc(sizeof(*tmp));
+	int ret;
+
+	if (tmp == NULL)
+		return lull_config_fail(err, errlen, -ENOMEM, "set: out of memory");
+	*tmp = *cfg;
+	ret = lull_opt_set(lull_opts, tmp, key, value, true, err, errlen);
+	if (ret == 0)
+		ret = lull_config_check(tmp, err, errlen);
+	if (ret == 0)
+		*cfg = *tmp;
+	free(tmp);
+	return ret;
+}
+
+void
+lull_config_describe(const struct lull_config *cfg,
+	void (*emit)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	lull_opt_describe(lull_opts, cfg, emit, ctx);
+}
+
+void
+lull_config_usage(const char *prog)
+{
+	printf("Usage: %s [EAL options] -- [lull options]\n"
+	       "\n"
+	       "Poll-mode forwarder: every port EAL probes is polled and forwarded to its pair.\n"
+	       "Options marked [settable] also change at run time (lullctl set KEY VALUE).\n"
+	       "\n",
+		prog);
+	lull_opt_usage(lull_opts, stdout);
+	printf("\nExample (two memif ports, PMD on lcore 1):\n"
+	       "  %s -l 0,1 --no-huge -m 512 --no-pci --file-prefix=lull \\\n"
+	       "     --vdev net_memif0,role=server,socket=/tmp/a.sock,socket-abstract=no \\\n"
+	       "     --vdev net_memif1,role=server,socket=/tmp/b.sock,socket-abstract=no \\\n"
+	       "     -- --fwd-mode io\n",
+		prog);
+}
