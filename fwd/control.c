@@ -38,6 +38,12 @@ lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why
 		prm->policy.max_sleep_ns / 1000, prm->policy.budget_ns / 1000,
 		lull_waiter_describe(&prm->waiter), prm->intr_after_ns / 1000000, prm->n_rxqs,
 		queues);
+	/* the PMD wrote these before its ack, which the caller saw */
+	if (pmd->intr_error < 0 &&
+		atomic_load_explicit(&pmd->ack, memory_order_acquire) >= prm->gen)
+		LULL_LOG(WARNING, "PMD %u: rx queue %u:%u has no interrupt (%s): sleeping only", i,
+			pmd->intr_error_rxq.port, pmd->intr_error_rxq.queue,
+			strerror(-pmd->intr_error));
 }
 
 static void

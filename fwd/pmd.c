@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "pmd.h"
 
+#include "yield.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <sys/prctl.h>
@@ -320,10 +322,24 @@ flush_all(struct lull_pmd *pmd)
 	}
 }
 
-/* Phase 3: account the iteration as busy or idle. */
+/* Phase 2: flush at once after an empty poll (nothing more to batch); under
+ * load, at least every drain interval. */
 static inline void
-account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t cycles_tsc)
+flush_due(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 {
+	if (n_rx == 0 || now_tsc - pmd->flushed_tsc >= pmd->drain_tsc) {
+		flush_all(pmd);
+		pmd->flushed_tsc = now_tsc;
+	}
+}
+
+/* Phase 3: account the iteration (since the last one ended) as busy or idle. */
+static inline void
+account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
+{
+	uint64_t cycles_tsc = now_tsc - pmd->prev_tsc;
+
+	pmd->prev_tsc = now_tsc;
 	lull_counter_add(&pmd->stats[LULL_PMD_ITERATIONS], 1);
 	if (n_rx > 0) {
 		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_ITERATIONS], 1);
@@ -333,148 +349,88 @@ account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t cycles_tsc)
 	}
 }
 
-/* monitor: sleep on the next rx descriptor of every queue, or until the deadline.
- * The addresses move as rings advance, so they are read again for every wait. */
-static void
-wait_monitor(struct lull_pmd *pmd, uint64_t req_ns)
+/* The interrupt wait's last look at the queues, after arming. */
+static uint32_t
+recheck(void *ctx)
 {
-	struct rte_power_monitor_cond pmc[LULL_PMD_MAX_RXQS];
-	uint64_t deadline_tsc = rte_rdtsc() + (uint64_t)((double)req_ns / pmd->ns_per_tsc);
-
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
-		if (rte_eth_get_monitor_addr(pmd->rxqs[i].port, pmd->rxqs[i].queue, &pmc[i]) != 0) {
-			lull_waiter_wait(
-				&(struct lull_waiter){.kind = LULL_WAKE_NANOSLEEP}, req_ns);
-			return;
-		}
-	}
-	if (pmd->n_rxqs == 1)
-		rte_power_monitor(&pmc[0], deadline_tsc);
-	else
-		rte_power_monitor_multi(pmc, pmd->n_rxqs, deadline_tsc);
+	return poll_all(ctx);
 }
 
-/* Phase 3b: wait as long as the policy asked; returns the TSC after the wait. */
-static uint64_t
-sleep_for(struct lull_pmd *pmd, uint64_t req_ns)
+/* A wait ended: account it, feed the policy, restart the iteration clocks. */
+static void
+waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end end,
+	uint64_t t0_tsc, uint64_t t1_tsc)
 {
-	uint64_t t0_tsc, t1_tsc, act_ns;
+	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
 
-	flush_all(pmd); /* nothing waits in a tx buffer while we sleep */
-	t0_tsc = rte_rdtsc();
-	if (pmd->waiter.kind == LULL_WAKE_MONITOR)
-		wait_monitor(pmd, req_ns);
-	else
-		lull_waiter_wait(&pmd->waiter, req_ns);
-	t1_tsc = rte_rdtsc();
-	act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
-	lull_policy_slept(&pmd->policy, req_ns, act_ns);
-	lull_hist_add(&pmd->sleep_ns, act_ns);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req_ns);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
-	if (req_ns >= pmd->max_sleep_ns)
-		lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+	if (req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE) {
+		if (end != LULL_WAIT_RECHECK)
+			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
+		if (end == LULL_WAIT_WOKEN)
+			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
+	} else {
+		lull_policy_slept(&pmd->policy, req->ns, act_ns);
+		lull_hist_add(&pmd->sleep_ns, act_ns);
+		lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
+		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);
+		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
+		if (req->ns >= pmd->max_sleep_ns)
+			lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+	}
 	/* a wait as long as the yield already gave the CPU up: the next is due later */
 	if (pmd->yield_period_tsc != 0 && act_ns >= pmd->yield_ns)
 		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
-	return t1_tsc;
+	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
 }
 
-#if LULL_YIELD
-/* Housekeeping yield: give the CPU up (nanosleep, whatever the wake backend) so
- * that kernel work and other threads on this core run. */
-static uint64_t
-yield_cpu(struct lull_pmd *pmd, uint64_t now_tsc)
+/*
+ * Phase 4: ask the policy; wait if it says so - after a long idle for an rx
+ * interrupt where every queue has one, else with the wake backend. Nothing
+ * waits in a tx buffer meanwhile. @return whether it waited.
+ */
+static bool
+idle_wait(struct lull_pmd *pmd, uint64_t now_tsc)
 {
-	const struct timespec ts = {.tv_sec = (time_t)(pmd->yield_ns / 1000000000),
-		.tv_nsec = (long)(pmd->yield_ns % 1000000000)};
-	uint64_t t1_tsc;
+	uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
+	struct lull_wait_req req = {.mode = LULL_WAIT_TIMED, .recheck = recheck, .ctx = pmd};
+	enum lull_wait_end end;
+	uint64_t t0_tsc;
 
+	if (lull_policy_busy(&pmd->policy))
+		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_HITS], 1);
+	req.ns = lull_policy_decide(&pmd->policy, now_ns);
+	if (req.ns == 0)
+		return false;
+	if (pmd->waiter.intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
+		req.mode = LULL_WAIT_INTR;
 	flush_all(pmd);
-	nanosleep(&ts, NULL);
+	t0_tsc = rte_rdtsc();
+	end = lull_wait(&pmd->waiter, &req);
+	waited(pmd, &req, end, t0_tsc, rte_rdtsc());
+	return true;
+}
+
+/* Housekeeping yield (--yield-hz): give the CPU up (nanosleep, whatever the
+ * wake backend) so that kernel work and other threads on this core run. */
+static void
+yield_if_due(struct lull_pmd *pmd)
+{
+	uint64_t t0_tsc = rte_rdtsc(), t1_tsc;
+
+	if (!lull_yield_due(pmd->yield_period_tsc, pmd->next_yield_tsc, t0_tsc))
+		return;
+	flush_all(pmd);
+	lull_yield(pmd->yield_ns);
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&pmd->stats[LULL_PMD_YIELDS], 1);
-	lull_counter_add(&pmd->stats[LULL_PMD_YIELD_TSC], t1_tsc - now_tsc);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - now_tsc);
+	lull_counter_add(&pmd->stats[LULL_PMD_YIELD_TSC], t1_tsc - t0_tsc);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
 	/* on schedule; after a long stall, a period from now */
 	pmd->next_yield_tsc += pmd->yield_period_tsc;
 	if (pmd->next_yield_tsc <= t1_tsc)
 		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
-	return t1_tsc;
-}
-#endif
-
-/* Register the rx queues with this thread's epoll; false when one cannot interrupt.
- * intr_teardown() undoes it (intr_ok keeps saying whether it was on, for the stats). */
-static bool
-intr_setup(struct lull_pmd *pmd, bool verbose)
-{
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
-		const struct lull_rxq *q = &pmd->rxqs[i];
-		int ret = rte_eth_dev_rx_intr_ctl_q(
-			q->port, q->queue, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD, NULL);
-
-		if (ret < 0) {
-			if (verbose)
-				printf("lull: PMD %u: rx queue %u:%u has no interrupt (%s): "
-				       "sleeping only\n",
-					pmd->index, q->port, q->queue, strerror(-ret));
-			while (i-- > 0)
-				rte_eth_dev_rx_intr_ctl_q(pmd->rxqs[i].port, pmd->rxqs[i].queue,
-					RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL);
-			return false;
-		}
-	}
-	return pmd->n_rxqs > 0;
-}
-
-static void
-intr_teardown(struct lull_pmd *pmd)
-{
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
-		rte_eth_dev_rx_intr_ctl_q(pmd->rxqs[i].port, pmd->rxqs[i].queue,
-			RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, NULL);
-}
-
-static void
-intr_arm(struct lull_pmd *pmd, bool on)
-{
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
-		if (on)
-			rte_eth_dev_rx_intr_enable(pmd->rxqs[i].port, pmd->rxqs[i].queue);
-		else
-			rte_eth_dev_rx_intr_disable(pmd->rxqs[i].port, pmd->rxqs[i].queue);
-	}
-}
-
-/* Phase 3b after a long idle: wait for an rx interrupt. Arm, poll once more
- * (what came before arming is seen now: no lost wake-up), then wait. */
-static uint64_t
-wait_interrupt(struct lull_pmd *pmd)
-{
-	uint64_t t0_tsc, t1_tsc;
-	uint32_t n;
-
-	flush_all(pmd);
-	t0_tsc = rte_rdtsc();
-	intr_arm(pmd, true);
-	n = poll_all(pmd);
-	if (n == 0) {
-		struct rte_epoll_event ev[8];
-		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, LULL_INTR_WAIT_MAX_MS);
-
-		lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
-		if (k > 0)
-			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
-	}
-	intr_arm(pmd, false);
-	t1_tsc = rte_rdtsc();
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	if (pmd->yield_period_tsc != 0) /* the CPU was given up: no yield due yet */
-		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
-	return t1_tsc;
+	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
 }
 
 /* After a stop request: forward what is still queued, then flush. Bounded in time. */
@@ -486,11 +442,9 @@ drain(struct lull_pmd *pmd)
 	uint32_t n_rx;
 
 	do {
-		uint64_t t0_tsc = rte_rdtsc();
-
 		n_rx = poll_all(pmd);
 		flush_all(pmd);
-		account(pmd, n_rx, rte_rdtsc() - t0_tsc);
+		account(pmd, n_rx, rte_rdtsc());
 	} while (n_rx > 0 && rte_rdtsc() - start_tsc < max_tsc);
 	flush_all(pmd);
 }
@@ -507,9 +461,12 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	bool fresh = old == NULL || prm->policy.kind != old->policy.kind ||
 		     prm->policy.window != old->policy.window;
 
+	struct lull_wait_queue wq[LULL_PMD_MAX_RXQS];
+	unsigned int bad = 0;
+	int ret;
+
 	flush_all(pmd);
-	if (pmd->intr_ok)
-		intr_teardown(pmd);
+	lull_waiter_detach(&pmd->waiter);
 	pmd->n_txqs = 0;
 	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[i];
@@ -522,6 +479,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		rxq->tx = txq;
 		rxq->rx = &pmd->rx_pkts[rc->port][rc->queue];
 		rxq->ctx = rc->ctx;
+		wq[i] = (struct lull_wait_queue){.port = rc->port, .queue = rc->queue};
 		for (unsigned int t = 0; t < pmd->n_txqs; t++)
 			listed = listed || pmd->txq_list[t] == txq;
 		if (!listed)
@@ -540,7 +498,11 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
-	pmd->intr_ok = pmd->intr_after_ns != 0 && intr_setup(pmd, old == NULL);
+	ret = lull_waiter_attach(&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, &bad);
+	/* read by the control plane once it sees the ack (release below) */
+	pmd->intr_error = ret;
+	pmd->intr_error_rxq = ret < 0 ? wq[bad] : (struct lull_wait_queue){0, 0};
+	atomic_store_explicit(&pmd->intr_on, pmd->waiter.intr_ok, memory_order_relaxed);
 	pmd->yield_period_tsc = prm->yield_hz ? rte_get_tsc_hz() / prm->yield_hz : 0;
 	pmd->yield_ns = (uint64_t)prm->yield_us * 1000;
 	pmd->next_yield_tsc = rte_rdtsc() + pmd->yield_period_tsc;
@@ -548,75 +510,53 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);
 }
 
+/*
+ * Phase 5, every LULL_HOUSEKEEPING_ITERS iterations: a stop request, a new
+ * parameter block, the housekeeping yield. @return true to stop.
+ */
+static bool
+housekeeping(struct lull_pmd *pmd)
+{
+	const struct lull_pmd_params *next;
+
+	if (atomic_load_explicit(&pmd->stop, memory_order_acquire))
+		return true;
+	next = atomic_load_explicit(&pmd->next, memory_order_acquire);
+	if (unlikely(next != pmd->params)) {
+		reload(pmd, next);
+		pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
+	}
+	yield_if_due(pmd);
+	return false;
+}
+
 int
 lull_pmd_run(void *arg)
 {
 	struct lull_pmd *pmd = arg;
-	uint64_t prev_tsc, flushed_tsc;
 	unsigned int tick = 0;
 
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
-	prev_tsc = flushed_tsc = rte_rdtsc();
+	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {
-		/* 1. poll every rx queue, process, buffer tx */
-		uint32_t n_rx = poll_all(pmd);
+		uint32_t n_rx = poll_all(pmd); /* 1. poll every rx queue, process, buffer tx */
 		uint64_t now_tsc = rte_rdtsc();
 
-		/* 2. flush: an empty poll flushes at once (nothing more to batch);
-		 *    under load, at least every drain interval */
-		if (n_rx == 0 || now_tsc - flushed_tsc >= pmd->drain_tsc) {
-			flush_all(pmd);
-			flushed_tsc = now_tsc;
-		}
-
-		/* 3. account, then sleep if the policy says so (off: one branch) */
-		account(pmd, n_rx, now_tsc - prev_tsc);
-		prev_tsc = now_tsc;
-		if (pmd->sleeping) {
-			uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
-			uint64_t req_ns;
-
-			if (pmd->policy.iter_busy)
-				lull_counter_add(&pmd->stats[LULL_PMD_BUSY_HITS], 1);
-			req_ns = lull_policy_decide(&pmd->policy, now_ns);
-			if (req_ns != 0) {
-				/* after a long idle an rx interrupt, else the wake backend */
-				if (pmd->intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >=
-							    pmd->intr_after_ns)
-					prev_tsc = wait_interrupt(pmd);
-				else
-					prev_tsc = sleep_for(pmd, req_ns);
-				flushed_tsc = prev_tsc;
-				/* after a wait, look at the control flags at once */
-				tick = LULL_HOUSEKEEPING_ITERS - 1;
-			}
-		}
-
-		/* 4. housekeeping tick: stop request, new parameters, yield */
+		flush_due(pmd, n_rx, now_tsc); /* 2. flush what is due */
+		account(pmd, n_rx, now_tsc);   /* 3. busy or idle cycles */
+		/* 4. wait if the policy says so (off: one branch); after a wait,
+		 *    look at the control flags at once */
+		if (pmd->sleeping && idle_wait(pmd, now_tsc))
+			tick = LULL_HOUSEKEEPING_ITERS - 1;
+		/* 5. housekeeping tick: stop, new parameters, yield */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {
-			const struct lull_pmd_params *next;
-
 			tick = 0;
-			if (atomic_load_explicit(&pmd->stop, memory_order_acquire))
+			if (housekeeping(pmd))
 				break;
-			next = atomic_load_explicit(&pmd->next, memory_order_acquire);
-			if (unlikely(next != pmd->params)) {
-				reload(pmd, next);
-				prev_tsc = flushed_tsc = rte_rdtsc();
-			}
-#if LULL_YIELD /* -Dyield=false: the build bench/isolation compares against */
-			if (pmd->yield_period_tsc != 0) {
-				uint64_t t_tsc = rte_rdtsc();
-
-				if (t_tsc >= pmd->next_yield_tsc)
-					prev_tsc = flushed_tsc = yield_cpu(pmd, t_tsc);
-			}
-#endif
 		}
 	}
 	drain(pmd);
-	if (pmd->intr_ok)
-		intr_teardown(pmd);
+	lull_waiter_detach(&pmd->waiter);
 	return 0;
 }

@@ -34,9 +34,6 @@
  */
 #define LULL_HOUSEKEEPING_ITERS 1024
 
-/** Longest wait for an rx interrupt: a stop request is seen within this. */
-#define LULL_INTR_WAIT_MAX_MS 100
-
 enum lull_pmd_stat {
 	LULL_PMD_ITERATIONS,
 	LULL_PMD_BUSY_ITERATIONS, /**< iterations that received at least one packet */
@@ -113,14 +110,15 @@ struct lull_pmd {
 	double ns_per_tsc;
 	uint64_t max_sleep_ns;
 	uint32_t timer_slack_ns;
-	bool intr_ok;              /**< every polled queue can interrupt and is registered */
 	uint64_t intr_after_ns;    /**< 0 = never hand over */
 	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping tick */
 	uint64_t yield_ns;
 	uint64_t next_yield_tsc;
+	uint64_t prev_tsc;                    /**< when the last iteration (or wait) ended */
+	uint64_t flushed_tsc;                 /**< when the tx buffers were last flushed */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
-	struct lull_waiter waiter;
+	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
 	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs in use, for flushes */
 	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */
@@ -140,6 +138,10 @@ struct lull_pmd {
 	_Atomic(const struct lull_pmd_params *) next;
 	_Atomic uint64_t ack;
 	_Atomic int tid; /**< dp: w (release) before its first ack; ctl: r for priority */
+	/* dp: w at a reload, before the ack (release); ctl: r after seeing the ack. */
+	int intr_error;                        /**< 0, or why a queue's interrupt was refused */
+	struct lull_wait_queue intr_error_rxq; /**< that queue */
+	_Atomic bool intr_on;                  /**< interrupt waits possible with this block */
 
 	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). */
 	struct lull_hist burst_pkts; /**< packets per non-empty rx burst */

@@ -121,7 +121,10 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 			fprintf(out,
 				"pmd %u: rx interrupts %s; waits %" PRIu64
 				", woken by a packet %" PRIu64 "\n",
-				pmd->index, pmd->intr_ok ? "on" : "unavailable",
+				pmd->index,
+				atomic_load_explicit(&pmd->intr_on, memory_order_relaxed)
+					? "on"
+					: "unavailable",
 				lull_counter_read(&c[LULL_PMD_INTR_WAITS]),
 				lull_counter_read(&c[LULL_PMD_INTR_WAKES]));
 		fprintf(out, "pmd %u: sleep us p50/p90/p99/max %.1f/%.1f/%.1f/%.1f\n", pmd->index,

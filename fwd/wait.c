@@ -8,6 +8,9 @@
 
 #include <rte_cpuflags.h>
 #include <rte_cycles.h>
+#include <rte_epoll.h>
+#include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_pause.h>
 #include <rte_power_intrinsics.h>
 
@@ -58,16 +61,85 @@ lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, siz
 	}
 }
 
+static void
+intr_ctl(const struct lull_wait_queue *q, int op)
+{
+	rte_eth_dev_rx_intr_ctl_q(q->port, q->queue, RTE_EPOLL_PER_THREAD, op, NULL);
+}
+
+int
+lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
+	bool want_intr, unsigned int *bad)
+{
+	w->n_queues = n < LULL_PMD_MAX_RXQS ? n : LULL_PMD_MAX_RXQS;
+	memcpy(w->queues, q, sizeof(*q) * w->n_queues);
+	w->intr_ok = false;
+	if (!want_intr || w->n_queues == 0)
+		return 0;
+	for (unsigned int i = 0; i < w->n_queues; i++) {
+		int ret = rte_eth_dev_rx_intr_ctl_q(w->queues[i].port, w->queues[i].queue,
+			RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD, NULL);
+
+		if (ret < 0) {
+			while (i-- > 0)
+				intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
+			*bad = i;
+			return ret;
+		}
+	}
+	w->intr_ok = true;
+	return 0;
+}
+
 void
-lull_waiter_wait(const struct lull_waiter *w, uint64_t ns)
+lull_waiter_detach(struct lull_waiter *w)
+{
+	if (w->intr_ok)
+		for (unsigned int i = 0; i < w->n_queues; i++)
+			intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
+	w->intr_ok = false;
+}
+
+static void
+wait_nanosleep(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
+
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
+/* monitor: sleep on the next rx descriptor of every queue, or until the deadline.
+ * The addresses move as rings advance, so they are read again for every wait. */
+static void
+wait_monitor(const struct lull_waiter *w, uint64_t ns)
+{
+	struct rte_power_monitor_cond pmc[LULL_PMD_MAX_RXQS];
+	uint64_t deadline_tsc = rte_rdtsc() + ns * w->tsc_hz / 1000000000;
+
+	for (unsigned int i = 0; i < w->n_queues; i++) {
+		if (rte_eth_get_monitor_addr(w->queues[i].port, w->queues[i].queue, &pmc[i]) != 0) {
+			wait_nanosleep(ns);
+			return;
+		}
+	}
+	if (w->n_queues == 1)
+		rte_power_monitor(&pmc[0], deadline_tsc);
+	else
+		rte_power_monitor_multi(pmc, w->n_queues, deadline_tsc);
+}
+
+static void
+wait_timed(const struct lull_waiter *w, uint64_t ns)
 {
 	uint64_t deadline_tsc;
 
+	if (w->kind == LULL_WAKE_MONITOR) {
+		wait_monitor(w, ns);
+		return;
+	}
 	if (w->kind == LULL_WAKE_NANOSLEEP && !(w->tpause_short && ns < LULL_TPAUSE_MAX_NS)) {
-		struct timespec ts = {
-			.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
-
-		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		wait_nanosleep(ns);
 		return;
 	}
 	deadline_tsc = rte_rdtsc() + ns * w->tsc_hz / 1000000000;
@@ -77,6 +149,44 @@ lull_waiter_wait(const struct lull_waiter *w, uint64_t ns)
 		return;
 	}
 	rte_power_pause(deadline_tsc); /* tpause, or auto's short waits */
+}
+
+static void
+intr_arm(const struct lull_waiter *w, bool on)
+{
+	for (unsigned int i = 0; i < w->n_queues; i++) {
+		if (on)
+			rte_eth_dev_rx_intr_enable(w->queues[i].port, w->queues[i].queue);
+		else
+			rte_eth_dev_rx_intr_disable(w->queues[i].port, w->queues[i].queue);
+	}
+}
+
+/* Arm, look at the queues once more (what came before arming is seen now:
+ * no lost wake-up), then wait. */
+static enum lull_wait_end
+wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
+{
+	enum lull_wait_end end = LULL_WAIT_RECHECK;
+
+	intr_arm(w, true);
+	if (req->recheck(req->ctx) == 0) {
+		struct rte_epoll_event ev[8];
+		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, LULL_INTR_WAIT_MAX_MS);
+
+		end = k > 0 ? LULL_WAIT_WOKEN : LULL_WAIT_TIMEOUT;
+	}
+	intr_arm(w, false);
+	return end;
+}
+
+enum lull_wait_end
+lull_wait(struct lull_waiter *w, const struct lull_wait_req *req)
+{
+	if (req->mode == LULL_WAIT_INTR && w->intr_ok)
+		return wait_intr(w, req);
+	wait_timed(w, req->ns);
+	return LULL_WAIT_DEADLINE;
 }
 
 const char *

@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * Wake backends: how a PMD waits once its policy decided how long. One
- * interface, the backend chosen once per PMD from what the CPU offers:
- *  - nanosleep: gives the CPU back (the thread's timer slack is set by the PMD);
+ * How a PMD waits, once its policy decided to: every wake backend behind one
+ * call, lull_wait(), with the queues and the deadline. The policy is pure
+ * (lib/policy) and decides how long and whether to wait for an interrupt;
+ * this file only knows how to wait (DPDK's power library keeps its
+ * queue_can_sleep() policy apart from clb_pause()/clb_umwait() the same way).
+ *
+ * Timed waits, one backend chosen per PMD from what the CPU offers:
+ *  - nanosleep: gives the CPU back (the PMD sets its timer slack);
  *  - pause: spins with the pause instruction until the deadline (never sleeps,
  *    lowest wake latency, no CPU saved - for comparison and tiny waits);
  *  - tpause: rte_power_pause() (WAITPKG: the core rests in C0.1/C0.2 until the
  *    TSC deadline); auto uses it for waits shorter than LULL_TPAUSE_MAX_NS and
  *    nanosleep above, where giving the CPU back is worth the wake cost;
  *  - monitor: rte_power_monitor(_multi) on the next rx descriptor of every
- *    polled queue: wakes when a packet lands or at the deadline. Needs the
- *    queues, so the PMD does the wait (pmd.c); here only the CPU check.
- * The policy is pure (lib/policy); this file only knows how to wait.
+ *    polled queue: wakes when a packet lands or at the deadline.
+ * Interrupt waits: arm the rx interrupt of every polled queue, look at the
+ * queues once more (what came before arming is seen now), then epoll until an
+ * interrupt or LULL_INTR_WAIT_MAX_MS.
+ *
+ * Threads: lull_waiter_init() and lull_waiter_describe() run on the control
+ * plane; attach, detach and lull_wait() on the PMD thread that owns the waiter.
  */
 #ifndef LULL_WAIT_H
 #define LULL_WAIT_H
@@ -25,22 +34,68 @@
 
 #define LULL_TPAUSE_MAX_NS 50000
 
+/** Longest wait for an rx interrupt: a stop request is seen within this. */
+#define LULL_INTR_WAIT_MAX_MS 100
+
+/** An rx queue a PMD polls, as the waiter sees it. */
+struct lull_wait_queue {
+	uint16_t port;
+	uint16_t queue;
+};
+
 struct lull_waiter {
 	enum lull_wake_kind kind; /**< resolved: never AUTO */
 	bool tpause_short;        /**< auto on a WAITPKG CPU: tpause below LULL_TPAUSE_MAX_NS */
 	uint64_t tsc_hz;
+	/* Set by lull_waiter_attach() on the PMD thread. */
+	unsigned int n_queues;
+	struct lull_wait_queue queues[LULL_PMD_MAX_RXQS];
+	bool intr_ok; /**< every queue's interrupt is in this thread's epoll set */
+};
+
+enum lull_wait_mode {
+	LULL_WAIT_TIMED, /**< until the deadline (monitor: or a packet) */
+	LULL_WAIT_INTR,  /**< until an rx interrupt, at most LULL_INTR_WAIT_MAX_MS */
+};
+
+/** How a wait ended. */
+enum lull_wait_end {
+	LULL_WAIT_DEADLINE, /**< the time asked for passed (or the backend returned) */
+	LULL_WAIT_WOKEN,    /**< an rx interrupt */
+	LULL_WAIT_TIMEOUT,  /**< an interrupt wait that reached LULL_INTR_WAIT_MAX_MS */
+	LULL_WAIT_RECHECK,  /**< an interrupt wait not taken: the queues had packets */
+};
+
+struct lull_wait_req {
+	enum lull_wait_mode mode;
+	uint64_t ns;                    /**< timed: how long */
+	uint32_t (*recheck)(void *ctx); /**< interrupt: poll the queues once after arming */
+	void *ctx;
 };
 
 /**
  * Pick the backend: auto takes the best this CPU has; an explicit kind the CPU
- * lacks is refused with a message in err.
+ * lacks is refused with a message in err. Control plane.
  */
 int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, size_t errlen);
 
-/** Wait about ns nanoseconds (every kind but monitor, which the PMD handles). */
-void lull_waiter_wait(const struct lull_waiter *w, uint64_t ns);
+/**
+ * On the PMD thread, at a (re)load: take the queues it polls and, with
+ * want_intr, put their rx interrupts in this thread's epoll set.
+ *
+ * @return 0, or the negative errno of the first queue that cannot interrupt
+ *   (*bad is its index; interrupt waits are then off, timed waits work).
+ */
+int lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
+	bool want_intr, unsigned int *bad);
 
-/** What the waiter is, for logs: "nanosleep", "tpause+nanosleep", ... */
+/** On the PMD thread: take the interrupts out of its epoll set. */
+void lull_waiter_detach(struct lull_waiter *w);
+
+/** Wait as req says. @return how it ended. */
+enum lull_wait_end lull_wait(struct lull_waiter *w, const struct lull_wait_req *req);
+
+/** What the waiter is, for logs: "nanosleep", "tpause (< 50 us) + nanosleep", "monitor", ... */
 const char *lull_waiter_describe(const struct lull_waiter *w);
 
 #endif /* LULL_WAIT_H */

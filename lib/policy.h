@@ -87,6 +87,13 @@ lull_policy_observe(struct lull_policy *pol, uint32_t n)
 		pol->iter_full = true;
 }
 
+/** Whether a burst of this iteration reached the busy threshold (before decide). */
+static inline bool
+lull_policy_busy(const struct lull_policy *pol)
+{
+	return pol->iter_busy;
+}
+
 /** At the end of an iteration: nanoseconds to wait before the next poll (0 = poll now). */
 uint64_t lull_policy_decide(struct lull_policy *pol, uint64_t now_ns);
 
