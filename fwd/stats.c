@@ -21,6 +21,28 @@ lull_stats_port(const struct lull_fwd *fwd, uint16_t port)
 	return c;
 }
 
+void
+lull_pmd_derive(const uint64_t *stats, uint64_t rx, struct lull_pmd_derived *d)
+{
+	uint64_t busy_tsc = stats[LULL_PMD_BUSY_TSC], sleep_tsc = stats[LULL_PMD_SLEEP_TSC];
+	uint64_t sleeps = stats[LULL_PMD_SLEEPS];
+	uint64_t req_ns = stats[LULL_PMD_SLEEP_REQ_NS], act_ns = stats[LULL_PMD_SLEEP_ACT_NS];
+
+	d->used_tsc = busy_tsc + stats[LULL_PMD_IDLE_TSC] + sleep_tsc;
+	d->busy_pct = d->used_tsc ? 100.0 * (double)busy_tsc / (double)d->used_tsc : 0.0;
+	d->sleep_pct = d->used_tsc ? 100.0 * (double)sleep_tsc / (double)d->used_tsc : 0.0;
+	d->cycles_per_pkt = rx ? (double)busy_tsc / (double)rx : 0.0;
+	d->avg_sleep_ns = sleeps ? act_ns / sleeps : 0;
+	d->avg_oversleep_ns = sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0;
+}
+
+void
+lull_pmd_read_stats(const struct lull_pmd *pmd, uint64_t *stats)
+{
+	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
+		stats[s] = lull_counter_read(&pmd->stats[s]);
+}
+
 /* A count since the previous reading; a port removed and added again restarts at 0. */
 static uint64_t
 since(uint64_t now, uint64_t prev)
@@ -63,27 +85,19 @@ print_pmds(FILE *out, const struct lull_fwd *fwd)
 		"cycles/pkt", "sleeps", "sleep-us", "over-us");
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
-		const lull_counter_t *c = pmd->stats;
-		uint64_t busy_tsc = lull_counter_read(&c[LULL_PMD_BUSY_TSC]);
-		uint64_t sleep_tsc = lull_counter_read(&c[LULL_PMD_SLEEP_TSC]);
-		uint64_t total_tsc =
-			busy_tsc + lull_counter_read(&c[LULL_PMD_IDLE_TSC]) + sleep_tsc;
+		uint64_t st[LULL_PMD_N_STATS];
 		uint64_t rx = lull_pmd_rx_total(pmd, UINT16_MAX);
-		uint64_t sleeps = lull_counter_read(&c[LULL_PMD_SLEEPS]);
-		uint64_t req_ns = lull_counter_read(&c[LULL_PMD_SLEEP_REQ_NS]);
-		uint64_t act_ns = lull_counter_read(&c[LULL_PMD_SLEEP_ACT_NS]);
+		struct lull_pmd_derived d;
 
+		lull_pmd_read_stats(pmd, st);
+		lull_pmd_derive(st, rx, &d);
 		fprintf(out,
 			"%5u %6u %14" PRIu64 " %7.1f %7.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
 			" %10.1f %10" PRIu64 " %9.1f %9.1f\n",
-			pmd->index, pmd->lcore, lull_counter_read(&c[LULL_PMD_ITERATIONS]),
-			total_tsc ? 100.0 * (double)busy_tsc / (double)total_tsc : 0.0,
-			total_tsc ? 100.0 * (double)sleep_tsc / (double)total_tsc : 0.0, rx,
-			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true),
-			rx ? (double)busy_tsc / (double)rx : 0.0, sleeps,
-			sleeps ? (double)act_ns / (double)sleeps / 1e3 : 0.0,
-			sleeps && act_ns > req_ns ? (double)(act_ns - req_ns) / (double)sleeps / 1e3
-						  : 0.0);
+			pmd->index, pmd->lcore, st[LULL_PMD_ITERATIONS], d.busy_pct, d.sleep_pct, rx,
+			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true), d.cycles_per_pkt,
+			st[LULL_PMD_SLEEPS], (double)d.avg_sleep_ns / 1e3,
+			(double)d.avg_oversleep_ns / 1e3);
 	}
 }
 

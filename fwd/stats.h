@@ -25,6 +25,25 @@ struct lull_port_counts {
 	uint64_t rx, tx, tx_dropped;
 };
 
+/**
+ * What a PMD's counters mean, derived once for the stats table and telemetry:
+ * shares of its cycles, cycles per packet, mean wait and mean oversleep.
+ */
+struct lull_pmd_derived {
+	uint64_t used_tsc;       /**< busy + idle + waiting */
+	double busy_pct;         /**< cycles in iterations that received packets */
+	double sleep_pct;        /**< cycles waiting */
+	double cycles_per_pkt;   /**< busy cycles per received packet */
+	uint64_t avg_sleep_ns;   /**< mean timed wait, as it took */
+	uint64_t avg_oversleep_ns; /**< mean of (as it took - as asked) */
+};
+
+/** Derive from counters stats (indexed by enum lull_pmd_stat) and rx packets. */
+void lull_pmd_derive(const uint64_t *stats, uint64_t rx, struct lull_pmd_derived *d);
+
+/** Read a PMD's counters into stats[LULL_PMD_N_STATS]. */
+void lull_pmd_read_stats(const struct lull_pmd *pmd, uint64_t *stats);
+
 /** Sum over the PMDs of what they received from and sent to port. */
 struct lull_port_counts lull_stats_port(const struct lull_fwd *fwd, uint16_t port);
 

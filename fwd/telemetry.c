@@ -29,11 +29,11 @@ reply_error(struct rte_tel_data *d, const char *msg)
 }
 
 static void
-add_pct(struct rte_tel_data *d, const char *name, uint64_t part, uint64_t whole)
+add_pct(struct rte_tel_data *d, const char *name, double pct)
 {
 	char buf[16];
 
-	snprintf(buf, sizeof(buf), "%.1f", whole ? 100.0 * (double)part / (double)whole : 0.0);
+	snprintf(buf, sizeof(buf), "%.1f", pct);
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
@@ -172,14 +172,6 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 	return found;
 }
 
-/* Cycles in busy iterations, and in all (busy, idle, waiting). */
-static uint64_t
-used_cycles(const struct pmd_view *v)
-{
-	return v->stats[LULL_PMD_BUSY_TSC] + v->stats[LULL_PMD_IDLE_TSC] +
-	       v->stats[LULL_PMD_SLEEP_TSC];
-}
-
 static void
 fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	struct rte_tel_data *c)
@@ -192,8 +184,11 @@ fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
 	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
 	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
-	add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used_cycles(v));
-	add_pct(c, "sleep_pct", v->stats[LULL_PMD_SLEEP_TSC], used_cycles(v));
+	struct lull_pmd_derived dv;
+
+	lull_pmd_derive(v->stats, v->rx, &dv);
+	add_pct(c, "busy_pct", dv.busy_pct);
+	add_pct(c, "sleep_pct", dv.sleep_pct);
 	add_quantiles(c, "burst_pkts", &v->burst_pkts);
 	add_quantiles(c, "sleep_ns", &v->sleep_ns);
 }
@@ -224,9 +219,9 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	struct rte_tel_data *c)
 {
 	const struct lull_pmd_params *prm = fwd->pmds[i]->ctl_params;
-	uint64_t sleeps = v->stats[LULL_PMD_SLEEPS];
-	uint64_t act_ns = v->stats[LULL_PMD_SLEEP_ACT_NS];
-	uint64_t req_ns = v->stats[LULL_PMD_SLEEP_REQ_NS];
+	struct lull_pmd_derived dv;
+
+	lull_pmd_derive(v->stats, v->rx, &dv);
 
 	rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
 	rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
@@ -243,10 +238,9 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
 	rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
 	rte_tel_data_add_dict_u64(c, "generation", prm->gen);
-	rte_tel_data_add_dict_u64(c, "sleeps", sleeps);
-	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", sleeps ? act_ns / sleeps : 0);
-	rte_tel_data_add_dict_u64(
-		c, "avg_oversleep_ns", sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0);
+	rte_tel_data_add_dict_u64(c, "sleeps", v->stats[LULL_PMD_SLEEPS]);
+	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", dv.avg_sleep_ns);
+	rte_tel_data_add_dict_u64(c, "avg_oversleep_ns", dv.avg_oversleep_ns);
 }
 
 static int
@@ -267,9 +261,11 @@ fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	const struct lull_pmd *pmd = fwd->pmds[i];
 	const struct lull_pmd_params *prm = pmd->ctl_params;
 	const struct lull_pmd_base *b = fwd->base[i];
+	struct lull_pmd_derived dv;
 	char key[40];
 
-	add_pct(c, "busy_pct", v->stats[LULL_PMD_BUSY_TSC], used_cycles(v));
+	lull_pmd_derive(v->stats, v->rx, &dv);
+	add_pct(c, "busy_pct", dv.busy_pct);
 	for (unsigned int q = 0; q < prm->n_rxqs && q < RTE_TEL_MAX_DICT_ENTRIES - 8; q++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[q];
 
@@ -429,7 +425,7 @@ cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0' || strlen(params) >= sizeof(buf))
-		return reply_error(d, "usage: /lull/port-add,DEVARGS [PEER|self]");
+		return reply_error(d, "usage: /lull/port_add,DEVARGS [PEER|self]");
 	strcpy(buf, params);
 	sp = strrchr(buf, ' ');
 	if (sp != NULL) {
@@ -460,7 +456,7 @@ cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0')
-		return reply_error(d, "usage: /lull/port-del,NAME");
+		return reply_error(d, "usage: /lull/port_del,NAME");
 	if (lull_control_port_del(tel_fwd, params, err, sizeof(err)) < 0)
 		return reply_error(d, err);
 	rte_tel_data_start_dict(d);
