@@ -2,10 +2,10 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= parse policy config gen_lib gen_config sim ctl faults
+TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim ctl faults
 MESON_TEST ?= meson test --print-errorlogs
 
-.PHONY: all deps build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format clean
+.PHONY: all deps build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format format-check clean
 
 all: build
 
@@ -69,8 +69,14 @@ run: build
 bench: build
 	./bench/report
 
+C_SOURCES = lib/*.[ch] dp/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c
+
 format:
-	clang-format -i lib/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.c tests/fuzz/*.c
+	clang-format -i $(C_SOURCES)
+
+# Fails when clang-format would change a file (CI runs it first).
+format-check: deps
+	clang-format --dry-run -Werror $(C_SOURCES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD)

@@ -332,7 +332,7 @@ main(int argc, char **argv)
 	fwd.accepting = true; /* from now on a port may be closed */
 	pthread_mutex_unlock(&fwd.lock);
 	run_until_signal(&fwd, &prev);
-	printf("\nlull: stopping\n");
+	LULL_LOG(INFO, "stopping");
 	status = EXIT_SUCCESS;
 end:
 	if (err[0] != '\0')

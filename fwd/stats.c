@@ -94,9 +94,9 @@ print_pmds(FILE *out, const struct lull_fwd *fwd)
 		fprintf(out,
 			"%5u %6u %14" PRIu64 " %7.1f %7.1f %14" PRIu64 " %14" PRIu64 " %10" PRIu64
 			" %10.1f %10" PRIu64 " %9.1f %9.1f\n",
-			pmd->index, pmd->lcore, st[LULL_PMD_ITERATIONS], d.busy_pct, d.sleep_pct, rx,
-			lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true), d.cycles_per_pkt,
-			st[LULL_PMD_SLEEPS], (double)d.avg_sleep_ns / 1e3,
+			pmd->index, pmd->lcore, st[LULL_PMD_ITERATIONS], d.busy_pct, d.sleep_pct,
+			rx, lull_pmd_tx_total(pmd, false), lull_pmd_tx_total(pmd, true),
+			d.cycles_per_pkt, st[LULL_PMD_SLEEPS], (double)d.avg_sleep_ns / 1e3,
 			(double)d.avg_oversleep_ns / 1e3);
 	}
 }

@@ -30,11 +30,11 @@ struct lull_port_counts {
  * shares of its cycles, cycles per packet, mean wait and mean oversleep.
  */
 struct lull_pmd_derived {
-	uint64_t used_tsc;       /**< busy + idle + waiting */
-	double busy_pct;         /**< cycles in iterations that received packets */
-	double sleep_pct;        /**< cycles waiting */
-	double cycles_per_pkt;   /**< busy cycles per received packet */
-	uint64_t avg_sleep_ns;   /**< mean timed wait, as it took */
+	uint64_t used_tsc;         /**< busy + idle + waiting */
+	double busy_pct;           /**< cycles in iterations that received packets */
+	double sleep_pct;          /**< cycles waiting */
+	double cycles_per_pkt;     /**< busy cycles per received packet */
+	uint64_t avg_sleep_ns;     /**< mean timed wait, as it took */
 	uint64_t avg_oversleep_ns; /**< mean of (as it took - as asked) */
 };
 

@@ -11,49 +11,44 @@
 #  - lull only: sleeps/s and average oversleep (lullctl pmd-perf-show --json).
 
 M_CPU=1
-m_eal=(--no-huge --no-pci --log-level=lib.eal:error)
-m_pids=()
+# shellcheck source=../../scripts/lib/harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/harness.sh"
 
 m_init() {
 	# This script and what it starts (lull-gen, lullctl, date, python) stay off the
 	# forwarder's CPU, as on a machine whose PMD cores are isolated: a task there
 	# would preempt a busy-polling thread for whole time slices.
 	taskset -cp 0 $$ >/dev/null
-	M_DIR=$(mktemp -d /tmp/lull-measure.XXXXXX)
-	M_ID="lm$$"
+	h_init lm
+	M_DIR=$H_DIR
+	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
 	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps" >"$OUT/results.csv"
-	trap m_cleanup EXIT
-	trap 'echo; echo "interrupted: cleaning up"; exit 130' INT TERM
 }
 
-m_cleanup() {
-	local p
-	trap - EXIT INT TERM
-	for p in "${m_pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done
-	for p in "${m_pids[@]}"; do
-		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$p" 2>/dev/null || true
-	done
-	rm -rf "$M_DIR"
-}
-
-m_memif() { echo "net_memif$1,role=$2,socket=$M_DIR/$3.sock,socket-abstract=no"; }
+m_memif() { h_memif "$@"; }
 
 # m_start_fwd RUN CONFIG: CONFIG = off | rate | POLICY:MAX (ovs:250, rate:50:
 # maximum sleep and latency budget MAX us) | testpmd. Sets M_FWD_PID, M_FWD_PREFIX.
 m_start_fwd() {
 	local run=$1 cfg=$2 args=()
-	M_FWD_PREFIX="$M_ID-f$run"
+	M_FWD_PREFIX="$H_ID-f$run"
 	M_FWD_KIND=lull
 	M_RUN=$run
 	local vdevs=(--vdev "$(m_memif 0 server "a$run")" --vdev "$(m_memif 1 server "b$run")")
 	case $cfg in
 	testpmd)
 		M_FWD_KIND=testpmd
-		"$TESTPMD" -l 0,1 -m 512 "${m_eal[@]}" --file-prefix="$M_FWD_PREFIX" "${vdevs[@]}" \
+		h_dpdk "f$run" "$TESTPMD" -l 0,1 -m 512 "${vdevs[@]}" \
 			-- --forward-mode=io --nb-cores=1 --total-num-mbufs=32768 --auto-start \
-			--stats-period 3600 </dev/null >"$M_DIR/fwd$run.log" 2>&1 &
+			--stats-period 3600
+		M_FWD_PID=$H_PID
+		# ready: its forwarding thread runs and its memif sockets listen
+		for _ in $(seq 100); do
+			[ -S "$M_DIR/a$run.sock" ] && [ -S "$M_DIR/b$run.sock" ] &&
+				m_worker_tid >/dev/null 2>&1 && { sleep 0.5; return 0; }
+			sleep 0.1
+		done
 		;;
 	*)
 		case $cfg in
@@ -61,34 +56,23 @@ m_start_fwd() {
 		*:*) args=(--sleep-policy "${cfg%%:*}" --sleep-max-us "${cfg#*:}" --latency-budget-us "${cfg#*:}") ;;
 		*) echo "bad configuration '$cfg' (off, rate, POLICY:MAX_US or testpmd)" >&2; return 1 ;;
 		esac
-		"$LULL" -l 0,1 -m 256 "${m_eal[@]}" --file-prefix="$M_FWD_PREFIX" "${vdevs[@]}" \
-			-- "${args[@]}" --stats-period 0 --link-wait-ms 0 </dev/null >"$M_DIR/fwd$run.log" 2>&1 &
+		# ready: lullctl config-show answers
+		h_lull "f$run" -l 0,1 -m 256 "${vdevs[@]}" -- "${args[@]}" --stats-period 0 \
+			--link-wait-ms 0 && { M_FWD_PID=$H_PID; return 0; }
+		M_FWD_PID=$H_PID
 		;;
 	esac
-	M_FWD_PID=$!
-	m_pids+=("$M_FWD_PID")
-	for _ in $(seq 100); do
-		m_worker_tid >/dev/null 2>&1 && { sleep 0.5; return 0; }
-		sleep 0.1
-	done
 	echo "$cfg did not start:" >&2
-	tail -n 20 "$M_DIR/fwd$run.log" >&2
+	tail -n 20 "$M_DIR/f$run.log" >&2
 	return 1
 }
 
 # The forwarder goes first, while lull-gen is not connected: DPDK 22.11's
 # net_memif can crash a process that polls a port whose peer leaves.
-m_stop_fwd() {
-	kill -INT "$M_FWD_PID" 2>/dev/null || true
-	for _ in $(seq 100); do kill -0 "$M_FWD_PID" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$M_FWD_PID" 2>/dev/null || true
-	wait "$M_FWD_PID" 2>/dev/null || true
-}
+m_stop_fwd() { h_stop "$M_FWD_PID" 10 || true; }
 
-m_worker_tid() {
-	grep -l worker /proc/"$M_FWD_PID"/task/*/comm 2>/dev/null | head -n 1 | cut -d/ -f5 | grep .
-}
-m_ticks() { awk '{print $14 + $15}' "/proc/$M_FWD_PID/task/$1/stat"; }
+m_worker_tid() { h_worker_tid "$M_FWD_PID"; }
+m_ticks() { h_thread_ticks "$M_FWD_PID" "$1"; }
 m_idle_us() { # time in idle states other than POLL on CPU M_CPU, us
 	local s t=0
 	for s in /sys/devices/system/cpu/cpu$M_CPU/cpuidle/state*; do
@@ -115,13 +99,12 @@ m_run_load() {
 	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 perf=""
 	prof="$load:${secs}s"
 	[ "$load" = idle ] && prof="idle:${secs}s"
-	"$LULL_GEN" -l 0 -m 256 "${m_eal[@]}" --file-prefix="$M_ID-g$M_RUN" \
+	h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 \
 		--vdev "$(m_memif 0 client "a$M_RUN")" --vdev "$(m_memif 1 client "b$M_RUN")" \
-		-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json" \
-		</dev/null >"$M_DIR/gen.log" 2>&1 &
-	local gpid=$!
-	m_pids+=("$gpid")
-	for _ in $(seq 200); do grep -q "^lull-gen: run" "$M_DIR/gen.log" && break; sleep 0.05; done
+		-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json"
+	local gpid=$H_PID
+	# lull-gen prints its run line once its ports are up
+	for _ in $(seq 200); do grep -qs "^lull-gen: run" "$M_DIR/g$M_RUN.log" && break; sleep 0.05; done
 	sleep 0.5
 	tid=$(m_worker_tid)
 	[ "$M_FWD_KIND" = lull ] && "$LULLCTL" -f "$M_FWD_PREFIX" pmd-stats-clear >/dev/null
@@ -129,7 +112,7 @@ m_run_load() {
 	sleep "$(echo "$secs - 1" | bc)"
 	t1=$(date +%s%N) k1=$(m_ticks "$tid") i1=$(m_idle_us) e1=$(m_energy_uj)
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
-	wait "$gpid" || { echo "lull-gen failed:" >&2; tail -n 5 "$M_DIR/gen.log" >&2; return 1; }
+	wait "$gpid" || { echo "lull-gen failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
 		"$(getconf CLK_TCK)" "$((i1 - i0))" "${e0:-}" "${e1:-}" "$perf" <<'PY'
 import json, sys

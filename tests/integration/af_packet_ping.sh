@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v ip >/dev/null || die "ip (iproute2) is missing"
-two_namespaces
+h_two_namespaces
 ns_a=$NS_A va1=$VA1 vb1=$VB1
 
 bg lull "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-l" \

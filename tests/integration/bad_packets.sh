@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # the sending side takes jumbo frames, and so does lull's rx side; its tx side does not
-two_namespaces 9000
+h_two_namespaces 9000
 ns_a=$NS_A ns_b=$NS_B
 for ns in "$ns_a" "$ns_b"; do ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || true; done
 

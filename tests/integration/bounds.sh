@@ -17,7 +17,7 @@ run_ok() {
 	n=$((n + 1))
 	bg "$name" "$LULL" -l 0,1 -m "$mem" "${EAL_COMMON[@]}" --file-prefix="$T_ID-$n" "$@"
 	local pid=$BG_PID
-	wait_log "$name" "forwarding in" 60
+	h_ready "$T_ID-$n" "$pid" 60 || die "$name: not ready (lullctl config-show)"
 	"$LULLCTL" -f "$T_ID-$n" --json port-show >"$T_DIR/$name.ports" || die "$name: port-show"
 	"$LULLCTL" -f "$T_ID-$n" --json pmd-rxq-show >"$T_DIR/$name.rxq" || die "$name: pmd-rxq-show"
 	stop_wait "$pid" 30

@@ -33,7 +33,7 @@ start_lull() {
 		--vdev "$(memif_vdev 1 server "$T_DIR/$name-b.sock")" \
 		-- --stats-period 0 --link-wait-ms 0 "$@"
 	LULL_PID=$BG_PID
-	wait_log "$name" "forwarding in io mode" 30
+	lull_ready "$name" "$LULL_PID"
 	sleep 0.5
 }
 

@@ -4,14 +4,13 @@
 set -euo pipefail
 
 LULL=${LULL:?set LULL to the lull binary}
-TESTPMD=${TESTPMD:-dpdk-testpmd}
-T_ID="lt$$"                       # unique per test run: prefixes, sockets, netns
-T_DIR=$(mktemp -d "/tmp/lull-test-$T_ID.XXXXXX")
-T_PIDS=()
-T_NETNS=()
-T_LINKS=()
-# Quiet EAL; every DPDK process gets its own --file-prefix.
-EAL_COMMON=(--no-huge --no-pci --log-level=lib.eal:error)
+# shellcheck source=../../scripts/lib/harness.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/harness.sh"
+h_init lt
+T_ID=$H_ID   # unique per test run: prefixes, sockets, netns
+T_DIR=$H_DIR
+declare -n T_PIDS=H_PIDS T_NETNS=H_NETNS T_LINKS=H_LINKS # cleaned up at exit
+EAL_COMMON=("${H_EAL[@]}")
 
 log() { printf '[%s] %s\n' "$(basename "$0")" "$*"; }
 die() {
@@ -22,29 +21,17 @@ die() {
 	exit 1
 }
 
-cleanup() {
-	local pid
-	for pid in "${T_PIDS[@]}"; do
-		kill -TERM "$pid" 2>/dev/null || true
-	done
-	for pid in "${T_PIDS[@]}"; do
-		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$pid" 2>/dev/null || true
-	done
-	for l in "${T_LINKS[@]}"; do ip link del "$l" 2>/dev/null || true; done
-	for ns in "${T_NETNS[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
-	[ -n "${KEEP:-}" ] || rm -rf "$T_DIR"
-}
-trap cleanup EXIT
-
 # bg NAME CMD...: start CMD in the background, output to $T_DIR/NAME.log, input from
 # $BG_STDIN (default /dev/null); sets BG_PID.
 bg() {
-	local name=$1
-	shift
-	"$@" <"${BG_STDIN:-/dev/null}" >"$T_DIR/$name.log" 2>&1 &
-	BG_PID=$!
-	T_PIDS+=("$BG_PID")
+	H_STDIN=${BG_STDIN:-/dev/null} h_bg "$@"
+	BG_PID=$H_PID
+}
+
+# lull_ready NAME PID [SECONDS]: wait until lull (--file-prefix $T_ID-NAME) takes
+# control commands (lullctl config-show answers); die if it exits first.
+lull_ready() {
+	h_ready "$T_ID-$1" "$2" "${3:-30}" || die "lull $1 not ready (lullctl config-show)"
 }
 
 # wait_log NAME PATTERN SECONDS [COUNT]: wait until the log has COUNT (default 1)
@@ -87,7 +74,9 @@ lull_memif_bg() {
 	bg "$name" "$LULL" -l 0,1 -m 512 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$name" \
 		--vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")" \
 		-- --link-wait-ms 30000 "$@"
-	wait_log "$name" "forwarding in $mode mode" 30
+	lull_ready "$name" "$BG_PID"
+	"$LULLCTL" -f "$T_ID-$name" config-show | grep -qx "fwd_mode: $mode" ||
+		die "lull $name is not in $mode mode"
 }
 
 # gen_bg NAME LCORE SOCK_A SOCK_B LULL-GEN-ARGS...: lull-gen in the background on
@@ -129,35 +118,4 @@ pmd_cpu_pct() {
 	sleep "$secs"
 	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
 	echo $(((b - a) * 100 / (secs * $(getconf CLK_TCK))))
-}
-
-# two_namespaces [MTU_A]: namespaces NS_A and NS_B, each with one end of a veth
-# pair (VA0 in A, VB0 in B; 198.18.0.1 and .2/24); the other ends VA1 and VB1
-# stay here for lull's af_packet ports. tx checksum offload off (UDP through
-# af_packet needs it). MTU_A: the MTU of A's pair (default 1500). All are
-# removed at exit.
-two_namespaces() {
-	local mtu=${1:-1500}
-	NS_A="$T_ID-a" NS_B="$T_ID-b"
-	# veth names must be unique in the root namespace and at most 15 characters
-	VA0="${T_ID}a0" VA1="${T_ID}a1" VB0="${T_ID}b0" VB1="${T_ID}b1"
-	ip netns add "$NS_A" && T_NETNS+=("$NS_A")
-	ip netns add "$NS_B" && T_NETNS+=("$NS_B")
-	ip link add "$VA0" type veth peer name "$VA1" && T_LINKS+=("$VA1")
-	ip link add "$VB0" type veth peer name "$VB1" && T_LINKS+=("$VB1")
-	ip link set "$VA0" netns "$NS_A"
-	ip link set "$VB0" netns "$NS_B"
-	ip -n "$NS_A" link set "$VA0" mtu "$mtu"
-	ip link set "$VA1" mtu "$mtu"
-	# 198.18.0.0/15 is reserved for benchmarking (RFC 2544) and lives only here
-	ip -n "$NS_A" addr add 198.18.0.1/24 dev "$VA0"
-	ip -n "$NS_B" addr add 198.18.0.2/24 dev "$VB0"
-	for dev in "$VA1" "$VB1"; do
-		ip link set "$dev" up
-		ethtool -K "$dev" tx off >/dev/null 2>&1 || true
-	done
-	ip -n "$NS_A" link set "$VA0" up
-	ip -n "$NS_B" link set "$VB0" up
-	ip netns exec "$NS_A" ethtool -K "$VA0" tx off >/dev/null 2>&1 || true
-	ip netns exec "$NS_B" ethtool -K "$VB0" tx off >/dev/null 2>&1 || true
 }

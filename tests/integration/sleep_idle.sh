@@ -14,7 +14,7 @@ for policy in off ovs rate; do
 		--vdev "$(memif_vdev 1 server "$T_DIR/b-$policy.sock")" \
 		-- --sleep-policy "$policy" --stats-period 0 --link-wait-ms 0
 	pid=$BG_PID
-	wait_log "lull-$policy" "forwarding in io mode" 30
+	lull_ready "$policy" "$pid"
 	sleep 0.5
 	cpu[$policy]=$(pmd_cpu_pct "$pid" "$SECS")
 	stop_wait "$pid" 20

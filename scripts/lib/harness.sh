@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# The process harness: the one way tests/integration and bench/ start lull,
+# lull-gen and dpdk-testpmd, pin them, wait until they are ready and clean up.
+# Sourced. Every process gets its own --file-prefix (H_ID-NAME) and log
+# ($H_DIR/NAME.log) and is stopped by PID; namespaces and links made through
+# the harness are removed at exit, also on failure.
+#
+#   h_init TAG                  H_ID, H_DIR; cleanup at exit
+#   h_bg NAME CMD...            a background process; H_PID
+#   h_dpdk NAME BIN EAL... -- ARGS...   a DPDK process with its own prefix; H_PID
+#   h_lull NAME EAL... -- ARGS...       lull, then h_ready; H_PID, H_PREFIX
+#   h_ready PREFIX PID SECS     wait until lullctl config-show answers (as
+#                               grout's smoke tests wait on the control socket)
+#   h_stop PID SECS [SIG]       stop one process (SIGINT); H_RC = its exit code
+#   h_memif INDEX ROLE NAME [ARGS]      memif devargs, socket in H_DIR
+#   h_two_namespaces [MTU]      two netns joined through veth ends left here
+#   h_worker_tid PID            the DPDK worker (PMD) thread of PID
+#   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
+# LULL, LULL_GEN, LULLCTL, TESTPMD name the binaries (defaults: build/).
+
+H_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LULL=${LULL:-$H_ROOT/build/fwd/lull}
+LULL_GEN=${LULL_GEN:-$H_ROOT/build/gen/lull-gen}
+LULLCTL=${LULLCTL:-$H_ROOT/build/ctl/lullctl}
+TESTPMD=${TESTPMD:-dpdk-testpmd}
+# Quiet EAL, no hugepages, no PCI: virtual devices only.
+H_EAL=(--no-huge --no-pci --log-level=lib.eal:error)
+H_PIDS=()
+H_NETNS=()
+H_LINKS=()
+
+h_init() {
+	H_ID="${1:-h}$$"
+	H_DIR=$(mktemp -d "/tmp/lull-$H_ID.XXXXXX")
+	trap h_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+h_cleanup() {
+	local pid l ns
+	for pid in "${H_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+	for pid in "${H_PIDS[@]}"; do
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	for l in "${H_LINKS[@]}"; do ip link del "$l" 2>/dev/null || true; done
+	for ns in "${H_NETNS[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+	[ -n "${KEEP:-}" ] || rm -rf "$H_DIR"
+}
+
+h_bg() {
+	local name=$1
+	shift
+	"$@" <"${H_STDIN:-/dev/null}" >"$H_DIR/$name.log" 2>&1 &
+	H_PID=$!
+	H_PIDS+=("$H_PID")
+}
+
+h_dpdk() {
+	local name=$1 bin=$2
+	shift 2
+	local eal=() args=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do eal+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	args=("$@")
+	H_PREFIX="$H_ID-$name"
+	h_bg "$name" "$bin" "${H_EAL[@]}" --file-prefix="$H_PREFIX" "${eal[@]}" -- "${args[@]}"
+}
+
+h_ready() {
+	local prefix=$1 pid=$2 secs=$3
+	for _ in $(seq $((secs * 10))); do
+		"$LULLCTL" -f "$prefix" config-show >/dev/null 2>&1 && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+h_lull() {
+	local name=$1
+	shift
+	h_dpdk "$name" "$LULL" "$@"
+	h_ready "$H_PREFIX" "$H_PID" "${H_READY_SECS:-60}"
+}
+
+h_stop() {
+	local pid=$1 secs=$2 sig=${3:-INT}
+	kill -"$sig" "$pid" 2>/dev/null || true
+	for _ in $(seq $((secs * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid" 2>/dev/null || true; H_RC=137; return 1; }
+	H_RC=0
+	wait "$pid" 2>/dev/null || H_RC=$?
+	return 0
+}
+
+h_memif() {
+	echo "net_memif$1,role=$2,socket=$H_DIR/$3.sock,socket-abstract=no${4:+,$4}"
+}
+
+h_worker_tid() {
+	grep -l worker /proc/"$1"/task/*/comm 2>/dev/null | head -n 1 | cut -d/ -f5 | grep .
+}
+
+h_thread_ticks() {
+	awk '{print $14 + $15}' "/proc/$1/task/$2/stat"
+}
+
+# h_two_namespaces [MTU_A]: namespaces NS_A and NS_B, each with one end of a veth
+# pair (VA0 in A, VB0 in B; 198.18.0.1 and .2/24); the other ends VA1 and VB1
+# stay here for lull's af_packet ports. tx checksum offload off (UDP through
+# af_packet needs it). MTU_A: the MTU of A's pair (default 1500). All are
+# removed at exit.
+h_two_namespaces() {
+	local mtu=${1:-1500}
+	NS_A="$H_ID-a" NS_B="$H_ID-b"
+	# veth names must be unique in the root namespace and at most 15 characters
+	VA0="${H_ID}a0" VA1="${H_ID}a1" VB0="${H_ID}b0" VB1="${H_ID}b1"
+	ip netns add "$NS_A" && H_NETNS+=("$NS_A")
+	ip netns add "$NS_B" && H_NETNS+=("$NS_B")
+	ip link add "$VA0" type veth peer name "$VA1" && H_LINKS+=("$VA1")
+	ip link add "$VB0" type veth peer name "$VB1" && H_LINKS+=("$VB1")
+	ip link set "$VA0" netns "$NS_A"
+	ip link set "$VB0" netns "$NS_B"
+	ip -n "$NS_A" link set "$VA0" mtu "$mtu"
+	ip link set "$VA1" mtu "$mtu"
+	# 198.18.0.0/15 is reserved for benchmarking (RFC 2544) and lives only here
+	ip -n "$NS_A" addr add 198.18.0.1/24 dev "$VA0"
+	ip -n "$NS_B" addr add 198.18.0.2/24 dev "$VB0"
+	for dev in "$VA1" "$VB1"; do
+		ip link set "$dev" up
+		ethtool -K "$dev" tx off >/dev/null 2>&1 || true
+	done
+	ip -n "$NS_A" link set "$VA0" up
+	ip -n "$NS_B" link set "$VB0" up
+	ip netns exec "$NS_A" ethtool -K "$VA0" tx off >/dev/null 2>&1 || true
+	ip netns exec "$NS_B" ethtool -K "$VB0" tx off >/dev/null 2>&1 || true
+}
