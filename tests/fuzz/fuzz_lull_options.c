@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "topology.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
