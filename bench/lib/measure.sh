@@ -43,10 +43,11 @@ m_start_fwd() {
 			-- --forward-mode=io --nb-cores=1 --total-num-mbufs=32768 --auto-start \
 			--stats-period 3600
 		M_FWD_PID=$H_PID
-		# ready: its forwarding thread runs and its memif sockets listen
+		# ready: its ports are started (a memif server refuses a client that
+		# connects before, and DPDK's memif client does not try again)
 		for _ in $(seq 100); do
-			[ -S "$M_DIR/a$run.sock" ] && [ -S "$M_DIR/b$run.sock" ] &&
-				m_worker_tid >/dev/null 2>&1 && { sleep 0.5; return 0; }
+			grep -qs "Checking link statuses" "$M_DIR/f$run.log" &&
+				m_worker_tid >/dev/null 2>&1 && return 0
 			sleep 0.1
 		done
 		;;
