@@ -86,8 +86,9 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 			"  Busy-threshold hits: %14" PRIu64 "  (%5.1f %% of busy iterations)\n",
 			u(p, "busy_threshold_hits"), pct(u(p, "busy_threshold_hits"), busy_it));
 		fprintf(out,
-			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64 " woken by a packet)\n",
-			u(p, "intr_waits"), u(p, "intr_wakes"));
+			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64
+			" woken by a packet, %" PRIu64 " of them finding nothing)\n",
+			u(p, "intr_waits"), u(p, "intr_wakes"), u(p, "intr_empty_wakes"));
 	}
 }
 

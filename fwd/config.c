@@ -50,6 +50,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->wake = LULL_WAKE_AUTO;
 	cfg->timer_slack_ns = 1;
 	cfg->intr_after_ms = 200; /* where every polled queue can interrupt */
+	cfg->intr_wait_max_ms = LULL_INTR_WAIT_MAX_MS;
 	cfg->hotplug_ports = 2;
 	cfg->yield_us = 10;
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */

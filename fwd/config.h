@@ -52,6 +52,8 @@ enum lull_wake_kind {
 
 #define LULL_MAX_CPUS           1024   /**< CPU ids for --control-cores (CPU_SETSIZE) */
 #define LULL_YIELD_MAX_SHARE_US 500000 /**< yield at most half of every second */
+/** Longest single wait for an rx interrupt by default: a stop or a change is seen within it. */
+#define LULL_INTR_WAIT_MAX_MS 100
 
 /** Scheduling of PMD threads (--pmd-priority). */
 enum lull_prio_kind {
@@ -112,8 +114,9 @@ struct lull_config {
 		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */
 	unsigned int n_critical;
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
-	uint32_t intr_after_ms; /**< hand over to rx interrupts after this idle; 0 = never */
-	uint32_t hotplug_ports; /**< ports port-add may add at run time (mbufs sized for them) */
+	uint32_t intr_after_ms;    /**< hand over to rx interrupts after this idle; 0 = never */
+	uint32_t intr_wait_max_ms; /**< longest single wait for an rx interrupt */
+	uint32_t hotplug_ports;    /**< ports port-add may add at run time (mbufs sized for them) */
 
 	/* Sharing the PMD's core (fwd/isolate). */
 	uint32_t yield_hz;             /**< PMDs give up their CPU this often; 0 = never */

@@ -406,7 +406,7 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
 		b->tx_sent = lull_pmd_tx_total(pmd, false);
 		b->tx_dropped = lull_pmd_tx_total(pmd, true);
-		lull_hist_snapshot(&b->burst_pkts, &pmd->burst_pkts);
+		lull_pmd_burst_hist(pmd, &b->burst_pkts);
 		lull_hist_snapshot(&b->sleep_ns, &pmd->sleep_ns);
 	}
 	pthread_mutex_unlock(&fwd->lock);

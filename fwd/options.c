@@ -393,6 +393,10 @@ static const struct lull_opt lull_opts[] = {
 		"hand an idle PMD over to rx interrupts after MS idle, where every polled queue "
 		"has them; 0 = never",
 		SET),
+	LULL_OPT_UINT_ROW(T, intr_wait_max_ms, "intr-wait-max-ms", "MS", 1, 60000, "100",
+		"longest single wait for an rx interrupt; a stop or a change reaches a PMD in "
+		"such a wait within it",
+		SET),
 	LULL_OPT_TEXT_ROW(T, critical, "rxq-critical", "LIST", "none",
 		"latency-critical rx queues, PORT:QUEUE,...: the PMD polling one sleeps at most "
 		"--critical-sleep-max-us",

@@ -54,7 +54,8 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 	lull_config_policy(cfg, lcore, &prm->policy);
 	*ret = lull_policy_check(&prm->policy);
 	if (*ret == 0)
-		*ret = lull_waiter_init(&prm->waiter, cfg->wake, err, errlen);
+		*ret = lull_waiter_init(
+			&prm->waiter, cfg->wake, cfg->intr_wait_max_ms, err, errlen);
 	else
 		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
 	if (*ret < 0)
@@ -252,6 +253,13 @@ lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
 	return sum;
 }
 
+void
+lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out)
+{
+	lull_hist_snapshot(out, &pmd->burst_pkts);
+	lull_hist_add_n(out, pmd->burst, lull_counter_read(&pmd->stats[LULL_PMD_FULL_BURSTS]));
+}
+
 uint64_t
 lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port)
 {
@@ -276,7 +284,10 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	if (n == 0)
 		return 0;
 	lull_counter_add(rxq->rx, n);
-	lull_hist_add(&pmd->burst_pkts, n);
+	if (likely(n == pmd->burst))
+		lull_counter_add(&pmd->stats[LULL_PMD_FULL_BURSTS], 1);
+	else
+		lull_hist_add(&pmd->burst_pkts, n);
 	if (pmd->sleeping)
 		lull_policy_observe(&pmd->policy, n);
 	if (pmd->engine != NULL)
@@ -340,6 +351,16 @@ account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	uint64_t cycles_tsc = now_tsc - pmd->prev_tsc;
 
 	pmd->prev_tsc = now_tsc;
+	if (unlikely(pmd->woken)) {
+		pmd->woken = false;
+		/* Woken for nothing: a stale event (packets polled before the wait) or
+		 * a driver that shows the packet a moment later. Sleep once rather than
+		 * wait for an interrupt the packet may have spent already. */
+		if (n_rx == 0) {
+			lull_counter_add(&pmd->stats[LULL_PMD_INTR_EMPTY], 1);
+			pmd->timed_next = true;
+		}
+	}
 	lull_counter_add(&pmd->stats[LULL_PMD_ITERATIONS], 1);
 	if (n_rx > 0) {
 		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_ITERATIONS], 1);
@@ -367,8 +388,10 @@ waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end
 	if (req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE) {
 		if (end != LULL_WAIT_RECHECK)
 			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
-		if (end == LULL_WAIT_WOKEN)
+		if (end == LULL_WAIT_WOKEN) {
 			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
+			pmd->woken = true;
+		}
 	} else {
 		lull_policy_slept(&pmd->policy, req->ns, act_ns);
 		lull_hist_add(&pmd->sleep_ns, act_ns);
@@ -402,8 +425,10 @@ idle_wait(struct lull_pmd *pmd, uint64_t now_tsc)
 	req.ns = lull_policy_decide(&pmd->policy, now_ns);
 	if (req.ns == 0)
 		return false;
-	if (pmd->waiter.intr_ok && lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
+	if (pmd->waiter.intr_ok && !pmd->timed_next &&
+		lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
 		req.mode = LULL_WAIT_INTR;
+	pmd->timed_next = false;
 	flush_all(pmd);
 	t0_tsc = rte_rdtsc();
 	end = lull_wait(&pmd->waiter, &req);

@@ -47,8 +47,10 @@ enum lull_pmd_stat {
 	LULL_PMD_BUSY_HITS,       /**< iterations in which a burst reached the busy threshold */
 	LULL_PMD_INTR_WAITS,      /**< waits for an rx interrupt */
 	LULL_PMD_INTR_WAKES,      /**< of which ended by an interrupt (not the timeout) */
+	LULL_PMD_INTR_EMPTY,      /**< interrupt wakes whose next poll found nothing */
 	LULL_PMD_YIELDS,          /**< housekeeping yields (--yield-hz) */
 	LULL_PMD_YIELD_TSC,       /**< cycles given up by them (also in SLEEP_TSC) */
+	LULL_PMD_FULL_BURSTS,     /**< rx bursts that came full: counted, not put in burst_pkts */
 	LULL_PMD_N_STATS,
 };
 
@@ -114,8 +116,10 @@ struct lull_pmd {
 	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping tick */
 	uint64_t yield_ns;
 	uint64_t next_yield_tsc;
-	uint64_t prev_tsc;                    /**< when the last iteration (or wait) ended */
-	uint64_t flushed_tsc;                 /**< when the tx buffers were last flushed */
+	uint64_t prev_tsc;    /**< when the last iteration (or wait) ended */
+	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
+	bool woken;           /**< the last wait ended by an rx interrupt: judge the next poll */
+	bool timed_next;      /**< that poll found nothing: the next wait is a timed one */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
@@ -144,7 +148,7 @@ struct lull_pmd {
 	_Atomic bool intr_on;                  /**< interrupt waits possible with this block */
 
 	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). */
-	struct lull_hist burst_pkts; /**< packets per non-empty rx burst */
+	struct lull_hist burst_pkts; /**< packets per non-empty rx burst that was not full */
 	struct lull_hist sleep_ns;   /**< actual duration of each wait */
 
 	/* Control-plane only. */
@@ -196,6 +200,13 @@ int lull_pmd_run(void *arg);
 
 /** Ask a running PMD to stop (returns at once; wait with rte_eal_wait_lcore()). */
 void lull_pmd_request_stop(struct lull_pmd *pmd);
+
+/**
+ * Packets per non-empty rx burst, full bursts included (they are counted apart
+ * on the data plane: one store instead of a histogram update per burst under
+ * load), into out. Control plane.
+ */
+void lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out);
 
 /** Sum of sent (or dropped, if dropped) over this PMD's tx queues. */
 uint64_t lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped);

@@ -108,8 +108,11 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		const lull_counter_t *c = pmd->stats;
-		const struct lull_hist *b = &pmd->burst_pkts, *sl = &pmd->sleep_ns;
+		static struct lull_hist bursts; /* large: off the stack; main thread only */
+		const struct lull_hist *b = &bursts, *sl = &pmd->sleep_ns;
 		uint64_t busy_it = lull_counter_read(&c[LULL_PMD_BUSY_ITERATIONS]);
+
+		lull_pmd_burst_hist(pmd, &bursts);
 
 		fprintf(out,
 			"pmd %u: packets per rx burst p50/p90/p99/max %" PRIu64 "/%" PRIu64
@@ -134,13 +137,15 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 		if (pmd->intr_after_ns != 0)
 			fprintf(out,
 				"pmd %u: rx interrupts %s; waits %" PRIu64
-				", woken by a packet %" PRIu64 "\n",
+				", woken by a packet %" PRIu64 " (of which found nothing %" PRIu64
+				")\n",
 				pmd->index,
 				atomic_load_explicit(&pmd->intr_on, memory_order_relaxed)
 					? "on"
 					: "unavailable",
 				lull_counter_read(&c[LULL_PMD_INTR_WAITS]),
-				lull_counter_read(&c[LULL_PMD_INTR_WAKES]));
+				lull_counter_read(&c[LULL_PMD_INTR_WAKES]),
+				lull_counter_read(&c[LULL_PMD_INTR_EMPTY]));
 		fprintf(out, "pmd %u: sleep us p50/p90/p99/max %.1f/%.1f/%.1f/%.1f\n", pmd->index,
 			(double)lull_hist_quantile(sl, 0.5) / 1e3,
 			(double)lull_hist_quantile(sl, 0.9) / 1e3,

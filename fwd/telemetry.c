@@ -65,7 +65,7 @@ pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
 				lull_counter_read(&pmd->rx_pkts[p][q]), b ? b->rx_pkts[p][q] : 0);
 	v->tx = minus(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
 	v->tx_dropped = minus(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
-	lull_hist_snapshot(&v->burst_pkts, &pmd->burst_pkts);
+	lull_pmd_burst_hist(pmd, &v->burst_pkts);
 	lull_hist_snapshot(&v->sleep_ns, &pmd->sleep_ns);
 	if (b != NULL) {
 		lull_hist_sub(&v->burst_pkts, &b->burst_pkts);
@@ -89,8 +89,10 @@ static const struct {
 	{LULL_PMD_BUSY_HITS, "busy_threshold_hits"},
 	{LULL_PMD_INTR_WAITS, "intr_waits"},
 	{LULL_PMD_INTR_WAKES, "intr_wakes"},
+	{LULL_PMD_INTR_EMPTY, "intr_empty_wakes"},
 	{LULL_PMD_YIELDS, "yields"},
 	{LULL_PMD_YIELD_TSC, "yield_cycles"},
+	{LULL_PMD_FULL_BURSTS, "full_bursts"},
 };
 
 static void
@@ -233,6 +235,7 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
 	rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
 	rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
+	rte_tel_data_add_dict_u64(c, "intr_wait_max_ms", (uint64_t)prm->waiter.intr_wait_max_ms);
 	rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
 	rte_tel_data_add_dict_u64(c, "yield_hz", prm->yield_hz);
 	rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);

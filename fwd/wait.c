@@ -2,7 +2,9 @@
 #include "wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,10 +27,12 @@ cpu_intrinsics(void)
 }
 
 int
-lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, size_t errlen)
+lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t intr_wait_max_ms,
+	char *err, size_t errlen)
 {
 	memset(w, 0, sizeof(*w));
 	w->tsc_hz = rte_get_tsc_hz();
+	w->intr_wait_max_ms = (int)intr_wait_max_ms;
 	switch (kind) {
 	case LULL_WAKE_AUTO:
 		w->kind = LULL_WAKE_NANOSLEEP;
@@ -67,6 +71,28 @@ intr_ctl(const struct lull_wait_queue *q, int op)
 	rte_eth_dev_rx_intr_ctl_q(q->port, q->queue, RTE_EPOLL_PER_THREAD, op, NULL);
 }
 
+/*
+ * A queue fd that signals its owner on input (net_tap: the signal handler moves
+ * the driver's "rx trigger", and an rx burst reads nothing until it moved) is
+ * owned by the PMD thread that waits on its interrupt, so that the handler runs
+ * on that thread as soon as a packet comes - before an interrupt wait returns,
+ * and before any later poll. Owned by the process (DPDK sets that; in practice
+ * the main thread takes the signal), the handler may run after the PMD's poll:
+ * the poll finds nothing, the interrupt is spent, and the packet waits for the
+ * next one - a lost wake-up (issue 20). The price is a signal per packet to the
+ * PMD (tap queues only, and only on PMDs that wait for interrupts).
+ */
+static void
+steer_signals(const struct lull_waiter *w, bool to_me)
+{
+	struct f_owner_ex own = {
+		.type = to_me ? F_OWNER_TID : F_OWNER_PID, .pid = to_me ? gettid() : getpid()};
+
+	for (unsigned int i = 0; i < w->n_queues; i++)
+		if (w->async_fd[i] >= 0)
+			fcntl(w->async_fd[i], F_SETOWN_EX, &own);
+}
+
 int
 lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, unsigned int *bad)
@@ -87,6 +113,13 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 			return ret;
 		}
 	}
+	for (unsigned int i = 0; i < w->n_queues; i++) {
+		int fd = rte_eth_dev_rx_intr_ctl_q_get_fd(w->queues[i].port, w->queues[i].queue);
+		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+
+		w->async_fd[i] = fl >= 0 && (fl & O_ASYNC) ? fd : -1;
+	}
+	steer_signals(w, true);
 	w->intr_ok = true;
 	return 0;
 }
@@ -94,9 +127,11 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 void
 lull_waiter_detach(struct lull_waiter *w)
 {
-	if (w->intr_ok)
+	if (w->intr_ok) {
+		steer_signals(w, false);
 		for (unsigned int i = 0; i < w->n_queues; i++)
 			intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
+	}
 	w->intr_ok = false;
 }
 
@@ -172,7 +207,7 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 	intr_arm(w, true);
 	if (req->recheck(req->ctx) == 0) {
 		struct rte_epoll_event ev[8];
-		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, LULL_INTR_WAIT_MAX_MS);
+		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, w->intr_wait_max_ms);
 
 		end = k > 0 ? LULL_WAIT_WOKEN : LULL_WAIT_TIMEOUT;
 	}

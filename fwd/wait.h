@@ -18,7 +18,7 @@
  *    polled queue: wakes when a packet lands or at the deadline.
  * Interrupt waits: arm the rx interrupt of every polled queue, look at the
  * queues once more (what came before arming is seen now), then epoll until an
- * interrupt or LULL_INTR_WAIT_MAX_MS.
+ * interrupt or the waiter's bound (--intr-wait-max-ms).
  *
  * Threads: lull_waiter_init() and lull_waiter_describe() run on the control
  * plane; attach, detach and lull_wait() on the PMD thread that owns the waiter.
@@ -34,9 +34,6 @@
 
 #define LULL_TPAUSE_MAX_NS 50000
 
-/** Longest wait for an rx interrupt: a stop request is seen within this. */
-#define LULL_INTR_WAIT_MAX_MS 100
-
 /** An rx queue a PMD polls, as the waiter sees it. */
 struct lull_wait_queue {
 	uint16_t port;
@@ -46,23 +43,27 @@ struct lull_wait_queue {
 struct lull_waiter {
 	enum lull_wake_kind kind; /**< resolved: never AUTO */
 	bool tpause_short;        /**< auto on a WAITPKG CPU: tpause below LULL_TPAUSE_MAX_NS */
+	int intr_wait_max_ms;     /**< longest single interrupt wait */
 	uint64_t tsc_hz;
 	/* Set by lull_waiter_attach() on the PMD thread. */
 	unsigned int n_queues;
 	struct lull_wait_queue queues[LULL_PMD_MAX_RXQS];
 	bool intr_ok; /**< every queue's interrupt is in this thread's epoll set */
+	/** Per queue: its interrupt fd when that fd signals its owner on input (O_ASYNC, as
+	 * net_tap's do for its rx trigger), else -1. */
+	int async_fd[LULL_PMD_MAX_RXQS];
 };
 
 enum lull_wait_mode {
 	LULL_WAIT_TIMED, /**< until the deadline (monitor: or a packet) */
-	LULL_WAIT_INTR,  /**< until an rx interrupt, at most LULL_INTR_WAIT_MAX_MS */
+	LULL_WAIT_INTR,  /**< until an rx interrupt, at most intr_wait_max_ms */
 };
 
 /** How a wait ended. */
 enum lull_wait_end {
 	LULL_WAIT_DEADLINE, /**< the time asked for passed (or the backend returned) */
 	LULL_WAIT_WOKEN,    /**< an rx interrupt */
-	LULL_WAIT_TIMEOUT,  /**< an interrupt wait that reached LULL_INTR_WAIT_MAX_MS */
+	LULL_WAIT_TIMEOUT,  /**< an interrupt wait that reached intr_wait_max_ms */
 	LULL_WAIT_RECHECK,  /**< an interrupt wait not taken: the queues had packets */
 };
 
@@ -77,7 +78,8 @@ struct lull_wait_req {
  * Pick the backend: auto takes the best this CPU has; an explicit kind the CPU
  * lacks is refused with a message in err. Control plane.
  */
-int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, char *err, size_t errlen);
+int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t intr_wait_max_ms,
+	char *err, size_t errlen);
 
 /**
  * On the PMD thread, at a (re)load: take the queues it polls and, with

@@ -59,6 +59,24 @@ lull_hist_add(struct lull_hist *h, uint64_t v)
 }
 
 void
+lull_hist_add_n(struct lull_hist *h, uint64_t v, uint64_t n)
+{
+	unsigned int b = lull_hist_bucket(v);
+	double sq = h->sum_sq + (double)v * (double)v * (double)n;
+
+	if (n == 0)
+		return;
+	STORE(h->buckets[b], h->buckets[b] + n);
+	STORE(h->count, h->count + n);
+	STORE(h->sum, h->sum + v * n);
+	__atomic_store(&h->sum_sq, &sq, __ATOMIC_RELAXED);
+	if (v < h->min)
+		STORE(h->min, v);
+	if (v > h->max)
+		STORE(h->max, v);
+}
+
+void
 lull_hist_snapshot(struct lull_hist *dst, const struct lull_hist *src)
 {
 	dst->count = 0;

@@ -44,6 +44,9 @@ lull_hist_bucket(uint64_t v)
 /** Record one value. */
 void lull_hist_add(struct lull_hist *h, uint64_t v);
 
+/** Record the value v n times at once (a merge of counted values). */
+void lull_hist_add_n(struct lull_hist *h, uint64_t v, uint64_t n);
+
 /** Copy src, which its writer may be updating, into dst (count = sum of buckets). */
 void lull_hist_snapshot(struct lull_hist *dst, const struct lull_hist *src);
 

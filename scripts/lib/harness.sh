@@ -8,12 +8,15 @@
 #   h_init TAG                  H_ID, H_DIR; cleanup at exit
 #   h_bg NAME CMD...            a background process; H_PID
 #   h_dpdk NAME BIN EAL... -- ARGS...   a DPDK process with its own prefix; H_PID
+#                               (H_WRAP="taskset -c 0 stdbuf -oL" runs it through those)
 #   h_lull NAME EAL... -- ARGS...       lull, then h_ready; H_PID, H_PREFIX
 #   h_ready PREFIX PID SECS     wait until lullctl config-show answers (as
 #                               grout's smoke tests wait on the control socket)
 #   h_stop PID SECS [SIG]       stop one process (SIGINT); H_RC = its exit code
 #   h_memif INDEX ROLE NAME [ARGS]      memif devargs, socket in H_DIR
 #   h_two_namespaces [MTU]      two netns joined through veth ends left here
+#   h_hugepages N               reserve N 2-MB hugepages for the DPDK processes started
+#                               after it (root); returned at exit. 1 if not possible
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
 # LULL, LULL_GEN, LULLCTL, TESTPMD name the binaries (defaults: build/).
@@ -46,6 +49,27 @@ h_cleanup() {
 	for l in "${H_LINKS[@]}"; do ip link del "$l" 2>/dev/null || true; done
 	for ns in "${H_NETNS[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
 	[ -n "${KEEP:-}" ] || rm -rf "$H_DIR"
+	[ -z "${H_HUGE_PREV:-}" ] || echo "$H_HUGE_PREV" >/proc/sys/vm/nr_hugepages 2>/dev/null || true
+	[ -z "${H_HUGE_MOUNT:-}" ] || umount "$H_HUGE_MOUNT" 2>/dev/null || true
+}
+
+h_hugepages() {
+	local want=$1 sys=/proc/sys/vm/nr_hugepages free total
+	[ -w "$sys" ] || return 1
+	if ! grep -qs " hugetlbfs " /proc/mounts; then
+		mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages 2>/dev/null || return 1
+		H_HUGE_MOUNT=/dev/hugepages
+	fi
+	total=$(cat "$sys")
+	free=$(awk '/^HugePages_Free/ {print $2}' /proc/meminfo)
+	if [ "${free:-0}" -lt "$want" ]; then
+		H_HUGE_PREV=$total
+		echo $((total + want - free)) >"$sys" 2>/dev/null || return 1
+		free=$(awk '/^HugePages_Free/ {print $2}' /proc/meminfo)
+		[ "${free:-0}" -ge "$want" ] || return 1
+	fi
+	# EAL takes hugepages now; unlinked at once, so they are freed however it exits
+	H_EAL=(--no-pci --huge-unlink --log-level=lib.eal:error)
 }
 
 h_bg() {
@@ -64,7 +88,9 @@ h_dpdk() {
 	[ $# -gt 0 ] && shift
 	args=("$@")
 	H_PREFIX="$H_ID-$name"
-	h_bg "$name" "$bin" "${H_EAL[@]}" --file-prefix="$H_PREFIX" "${eal[@]}" -- "${args[@]}"
+	local wrap=()
+	read -r -a wrap <<<"${H_WRAP:-}"
+	h_bg "$name" "${wrap[@]}" "$bin" "${H_EAL[@]}" --file-prefix="$H_PREFIX" "${eal[@]}" -- "${args[@]}"
 }
 
 h_ready() {
@@ -135,4 +161,53 @@ h_two_namespaces() {
 	ip -n "$NS_B" link set "$VB0" up
 	ip netns exec "$NS_A" ethtool -K "$VA0" tx off >/dev/null 2>&1 || true
 	ip netns exec "$NS_B" ethtool -K "$VB0" tx off >/dev/null 2>&1 || true
+}
+
+# h_tap_namespaces: namespaces NS_A and NS_B (198.18.0.1 and .2/24 on VA0 and VB0,
+# static ARP both ways), whose veth peers here sit in bridges BR_A and BR_B; lull's
+# net_tap ports are to be named TAP_A and TAP_B, and h_tap_join puts them in the
+# bridges once lull made them. UDP from A to B then crosses lull: A -> veth ->
+# BR_A -> TAP_A -> lull -> TAP_B -> BR_B -> veth -> B. Removed at exit.
+h_tap_namespaces() {
+	NS_A="$H_ID-ta" NS_B="$H_ID-tb"
+	VA0="${H_ID}va0" VA1="${H_ID}va1" VB0="${H_ID}vb0" VB1="${H_ID}vb1"
+	BR_A="${H_ID}bra" BR_B="${H_ID}brb" TAP_A="${H_ID}ta" TAP_B="${H_ID}tb"
+	ip netns add "$NS_A" && H_NETNS+=("$NS_A")
+	ip netns add "$NS_B" && H_NETNS+=("$NS_B")
+	ip link add "$VA0" type veth peer name "$VA1" && H_LINKS+=("$VA1")
+	ip link add "$VB0" type veth peer name "$VB1" && H_LINKS+=("$VB1")
+	ip link add "$BR_A" type bridge && H_LINKS+=("$BR_A")
+	ip link add "$BR_B" type bridge && H_LINKS+=("$BR_B")
+	ip link set "$VA0" netns "$NS_A"
+	ip link set "$VB0" netns "$NS_B"
+	ip -n "$NS_A" addr add 198.18.0.1/24 dev "$VA0"
+	ip -n "$NS_B" addr add 198.18.0.2/24 dev "$VB0"
+	for l in "$BR_A" "$BR_B" "$VA1" "$VB1"; do
+		sysctl -qw "net.ipv6.conf.$l.disable_ipv6=1" 2>/dev/null || true
+	done
+	ip link set "$VA1" master "$BR_A"
+	ip link set "$VB1" master "$BR_B"
+	for l in "$BR_A" "$BR_B" "$VA1" "$VB1"; do ip link set "$l" up; done
+	ip netns exec "$NS_A" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec "$NS_B" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NS_A" link set "$VA0" up
+	ip -n "$NS_B" link set "$VB0" up
+	ip netns exec "$NS_A" ethtool -K "$VA0" tx off >/dev/null 2>&1 || true
+	ip netns exec "$NS_B" ethtool -K "$VB0" tx off >/dev/null 2>&1 || true
+	ip -n "$NS_A" neigh replace 198.18.0.2 dev "$VA0" nud permanent \
+		lladdr "$(ip -n "$NS_B" -br link show "$VB0" | awk '{print $3}')"
+	ip -n "$NS_B" neigh replace 198.18.0.1 dev "$VB0" nud permanent \
+		lladdr "$(ip -n "$NS_A" -br link show "$VA0" | awk '{print $3}')"
+}
+
+# h_tap_join: TAP_A and TAP_B (made by lull) into their bridges, up, quiet.
+h_tap_join() {
+	local t
+	for t in "$TAP_A" "$TAP_B"; do
+		sysctl -qw "net.ipv6.conf.$t.disable_ipv6=1" 2>/dev/null || true
+	done
+	ip link set "$TAP_A" master "$BR_A"
+	ip link set "$TAP_B" master "$BR_B"
+	ip link set "$TAP_A" up
+	ip link set "$TAP_B" up
 }
