@@ -23,7 +23,7 @@ m_init() {
 	M_DIR=$H_DIR
 	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
-	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps" >"$OUT/results.csv"
+	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit" >"$OUT/results.csv"
 }
 
 m_memif() { h_memif "$@"; }
@@ -133,12 +133,20 @@ if perf:
 row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", f"{idle:.1f}", watts, sleeps, over,
        p["sent"], p["received"], p["lost"], f"{l['min']:.1f}", f"{l['avg']:.1f}", f"{l['p50']:.1f}",
        f"{l['p99']:.1f}", f"{l['max']:.1f}", f"{p['rx_pps']:.0f}"]
+# At saturation (max), which side set the rate: the forwarder when it refused
+# frames (its rx ring was full) or lost some, else the source (lull-gen's one
+# core sent all it could and the forwarder kept up): then the cell measures
+# lull-gen, not the forwarder. Other loads are offered at a set rate: "-".
+limit = "-"
+if load == "max":
+    limit = "forwarder" if p.get("refused", 0) > 0 or p["lost"] > 0 else "source"
+row.append(limit)
 with open(f"{out}/results.csv", "a") as f:
     f.write(",".join(str(x) for x in row) + "\n")
 with open(f"{out}/cdf/{step}-{cfg.replace(':', '_')}.txt", "w") as f:
     for i, v in enumerate(p.get("lat_cdf_us", [])[:101]):
         f.write(f"{v} {i}\n")
 print(f"  {cfg:>11} {load:>17}: CPU {cpu:5.1f} %, idle states {idle:5.1f} %, {watts} W, "
-      f"p99 {l['p99']:8.1f} us, lost {p['lost']}")
+      f"p99 {l['p99']:8.1f} us, lost {p['lost']}" + (f", limited by the {limit}" if limit != "-" else ""))
 PY
 }

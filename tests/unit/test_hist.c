@@ -102,6 +102,28 @@ test_hist_merge(void **state)
 	assert_int_equal(lull_hist_quantile(&h1, 0.99), 99);
 }
 
+/* add_n(v, n) is n add(v): the views merge counted full bursts this way. */
+static void
+test_hist_add_n(void **state)
+{
+	(void)state;
+	lull_hist_init(&h1);
+	lull_hist_init(&h2);
+	for (int i = 0; i < 1000; i++)
+		lull_hist_add(&h1, 32);
+	lull_hist_add(&h1, 7);
+	lull_hist_add_n(&h2, 32, 1000);
+	lull_hist_add(&h2, 7);
+	lull_hist_add_n(&h2, 5, 0); /* nothing */
+	assert_int_equal(h1.count, h2.count);
+	assert_int_equal(h1.sum, h2.sum);
+	assert_int_equal(h1.min, h2.min);
+	assert_int_equal(h1.max, h2.max);
+	assert_true(h1.sum_sq == h2.sum_sq);
+	assert_memory_equal(h1.buckets, h2.buckets, sizeof(h1.buckets));
+	assert_int_equal(lull_hist_quantile(&h2, 0.5), 32);
+}
+
 int
 main(void)
 {
@@ -110,6 +132,7 @@ main(void)
 		cmocka_unit_test(test_hist_snapshot_sub),
 		cmocka_unit_test(test_hist_relative_error),
 		cmocka_unit_test(test_hist_merge),
+		cmocka_unit_test(test_hist_add_n),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
