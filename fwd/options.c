@@ -17,15 +17,23 @@
 #define CFG(row, target) ((struct lull_config *)(target)) /* row: for the reader */
 #define CCFG(target)     ((const struct lull_config *)(target))
 
+static const char *
+mode_name(unsigned int k)
+{
+	return lull_fwd_mode_name((enum lull_fwd_mode)k);
+}
+
+static const char *
+wake_name(unsigned int k)
+{
+	return lull_wake_name((enum lull_wake_kind)k);
+}
+
 static int
 parse_fwd_mode(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
-	const char *names[LULL_FWD_N_MODES];
-	int k = 0, ret;
+	int k = 0, ret = lull_opt_pick_by(row, arg, mode_name, LULL_FWD_N_MODES, &k, err, errlen);
 
-	for (int i = 0; i < LULL_FWD_N_MODES; i++)
-		names[i] = lull_fwd_mode_name((enum lull_fwd_mode)i);
-	ret = lull_opt_pick(row, arg, names, LULL_FWD_N_MODES, &k, err, errlen);
 	if (ret == 0)
 		CFG(row, target)->mode = (enum lull_fwd_mode)k;
 	return ret;
@@ -41,12 +49,8 @@ show_fwd_mode(const struct lull_opt *row, const void *target, char *buf, size_t 
 static int
 parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
-	const char *names[LULL_WAKE_N_KINDS];
-	int k = 0, ret;
+	int k = 0, ret = lull_opt_pick_by(row, arg, wake_name, LULL_WAKE_N_KINDS, &k, err, errlen);
 
-	for (int i = 0; i < LULL_WAKE_N_KINDS; i++)
-		names[i] = lull_wake_name((enum lull_wake_kind)i);
-	ret = lull_opt_pick(row, arg, names, LULL_WAKE_N_KINDS, &k, err, errlen);
 	if (ret == 0)
 		CFG(row, target)->wake = (enum lull_wake_kind)k;
 	return ret;

@@ -57,6 +57,19 @@ lull_opt_pick(const struct lull_opt *row, const char *arg, const char *const *na
 	return lull_opt_bad(row, arg, -EINVAL, expected, err, errlen);
 }
 
+int
+lull_opt_pick_by(const struct lull_opt *row, const char *arg, const char *(*name_of)(unsigned int),
+	unsigned int n, int *out, char *err, size_t errlen)
+{
+	const char *names[32];
+
+	if (n > sizeof(names) / sizeof(names[0]))
+		return -E2BIG;
+	for (unsigned int i = 0; i < n; i++)
+		names[i] = name_of(i);
+	return lull_opt_pick(row, arg, names, (int)n, out, err, errlen);
+}
+
 static bool
 is_option(const struct lull_opt *o)
 {
@@ -130,23 +143,6 @@ load_uint(const void *field, size_t size)
 	}
 }
 
-static int
-parse_double(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0' || *s == ' ')
-		return -EINVAL;
-	v = strtod(s, &end);
-	if (*end != '\0' || !isfinite(v))
-		return -EINVAL;
-	if (v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 /* One option with its argument (NULL for a flag). */
 static int
 apply(const struct lull_opt *o, void *target, const char *arg, char *err, size_t errlen)
@@ -175,7 +171,7 @@ apply(const struct lull_opt *o, void *target, const char *arg, char *err, size_t
 	case LULL_OPT_DOUBLE: {
 		double v;
 
-		ret = parse_double(arg, o->dmin, o->dmax, &v);
+		ret = lull_parse_double(arg, o->dmin, o->dmax, &v);
 		if (ret < 0) {
 			snprintf(why, sizeof(why), "%s; expected a number in %g..%g",
 				lull_opt_why(ret), o->dmin, o->dmax);

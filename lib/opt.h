@@ -145,6 +145,10 @@ void lull_opt_describe(const struct lull_opt *t, const void *target,
 int lull_opt_pick(const struct lull_opt *row, const char *arg, const char *const *names, int n,
 	int *out, char *err, size_t errlen);
 
+/** lull_opt_pick() over the names name_of(0..n-1) ("io", "mac", ...). */
+int lull_opt_pick_by(const struct lull_opt *row, const char *arg,
+	const char *(*name_of)(unsigned int), unsigned int n, int *out, char *err, size_t errlen);
+
 /** One line into err ("--NAME: bad value 'ARG' (WHY)"); returns ret. */
 int lull_opt_bad(const struct lull_opt *row, const char *arg, int ret, const char *why, char *err,
 	size_t errlen);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -36,6 +37,23 @@ lull_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	if (ret == 0)
 		*out = (uint32_t)v;
 	return ret;
+}
+
+int
+lull_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0' || *s == ' ')
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (*end != '\0' || !isfinite(v))
+		return -EINVAL;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
 }
 
 static bool

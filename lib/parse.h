@@ -31,6 +31,9 @@ int lull_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /** Same as lull_parse_u64, for values that fit 32 bits. */
 int lull_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 
+/** A finite real number in min..max ("1.5", "2e3"). @return 0, -EINVAL or -ERANGE. */
+int lull_parse_double(const char *s, double min, double max, double *out);
+
 /**
  * Parse a list of unsigned integers and ranges, "1,3-5,8", into out[] in the
  * order given. Values above max are -ERANGE, repeats are -EEXIST.

@@ -32,16 +32,19 @@ lull_sleep_opts_params(const struct lull_sleep_opts *s, unsigned int core, uint3
 		p->kind = LULL_POLICY_OFF;
 }
 
+static const char *
+policy_name(unsigned int k)
+{
+	return lull_policy_name((enum lull_policy_kind)k);
+}
+
 int
 lull_sleep_opt_parse_policy(
 	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
-	const char *names[LULL_POLICY_N_KINDS];
-	int k = 0, ret;
+	int k = 0,
+	    ret = lull_opt_pick_by(row, arg, policy_name, LULL_POLICY_N_KINDS, &k, err, errlen);
 
-	for (int i = 0; i < LULL_POLICY_N_KINDS; i++)
-		names[i] = lull_policy_name((enum lull_policy_kind)i);
-	ret = lull_opt_pick(row, arg, names, LULL_POLICY_N_KINDS, &k, err, errlen);
 	if (ret == 0)
 		*(enum lull_policy_kind *)((char *)target + row->offset) = (enum lull_policy_kind)k;
 	return ret;

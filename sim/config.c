@@ -74,23 +74,6 @@ fail(char *err, size_t errlen, int ret, const char *fmt, ...)
 	return ret;
 }
 
-static int
-parse_double(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (*s == '\0')
-		return -EINVAL;
-	v = strtod(s, &end);
-	if (*end != '\0' || !isfinite(v))
-		return -EINVAL;
-	if (v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
-}
-
 /* One number per line (ns as a float, or seconds with an "s" suffix); ascending for a trace. */
 static int
 read_numbers(const char *path, double scale_s, double **out, size_t *n, char *err, size_t errlen)
@@ -158,9 +141,9 @@ parse_wake_ns(const struct lull_opt *row, void *target, const char *arg, char *e
 	(void)err;
 	(void)errlen;
 	m->wake = (struct sim_dist){.kind = sd ? SIM_DIST_NORMAL : SIM_DIST_FIXED};
-	ret = parse_double(sd ? mean : arg, 0, 1e9, &m->wake.mean_ns);
+	ret = lull_parse_double(sd ? mean : arg, 0, 1e9, &m->wake.mean_ns);
 	if (ret == 0 && sd)
-		ret = parse_double(sd, 0, 1e9, &m->wake.sd_ns);
+		ret = lull_parse_double(sd, 0, 1e9, &m->wake.sd_ns);
 	return ret < 0 ? -EINVAL : 0;
 }
 
