@@ -71,7 +71,7 @@ send_burst(struct gen *g, struct gen_phase_stats *ps, uint16_t phase, uint32_t n
 	uint16_t sent;
 
 	if (rte_pktmbuf_alloc_bulk(g->pool, pkts, n) != 0) {
-		ps->tx_refused += n; /* pool empty: counted as not sent */
+		ps->tx_nombuf += n; /* pool empty: lull-gen's own shortfall, not sent */
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)

@@ -21,6 +21,7 @@
 struct gen_phase_stats {
 	uint64_t tx;         /**< packets the port accepted */
 	uint64_t tx_refused; /**< packets the port refused (freed, not sent) */
+	uint64_t tx_nombuf;  /**< packets not built: lull-gen's own pool was empty */
 	uint64_t skipped;    /**< dropped from the schedule by the catch-up bound */
 	uint64_t rx;         /**< first arrivals of this phase's packets */
 	uint64_t dup;
@@ -38,6 +39,9 @@ struct gen {
 	uint16_t tx_port;
 	uint16_t rx_port;
 	uint16_t run_id;
+	/** The tx port's refusals are the device under test's: its peer end is that
+	 * device's rx ring (net_memif, net_ring), so a refused packet is a lost one. */
+	bool refused_is_loss;
 	uint64_t tsc_hz;
 	double ns_per_tsc;
 	const atomic_bool *quit; /**< set by the signal handler: stop early */

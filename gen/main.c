@@ -51,6 +51,14 @@ pick_ports(struct gen *g, struct gen_config *cfg, unsigned int n_ports, char *er
 		return -EINVAL;
 	}
 	g->tx_port = cfg->tx_port;
+	{
+		struct rte_eth_dev_info info;
+
+		g->refused_is_loss = rte_eth_dev_info_get(g->tx_port, &info) == 0 &&
+				     info.driver_name != NULL &&
+				     (strcmp(info.driver_name, "net_memif") == 0 ||
+					     strcmp(info.driver_name, "net_ring") == 0);
+	}
 	g->rx_port = cfg->rx_port;
 	return 0;
 }
@@ -177,8 +185,9 @@ main(int argc, char **argv)
 	gen_tmpl_init(&g.tmpl, &cfg, g.run_id, &ports[g.tx_port].mac);
 	LULL_LOG(INFO,
 		"run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port "
-		"%u",
-		g.run_id, cfg.profile.n, cfg.size, cfg.flows, g.tx_port, g.rx_port);
+		"%u; frames the tx port refuses count as %s",
+		g.run_id, cfg.profile.n, cfg.size, cfg.flows, g.tx_port, g.rx_port,
+		g.refused_is_loss ? "lost (its peer is the device under test)" : "refused only");
 	gen_run(&g);
 	if (write_results(&g, err, sizeof(err)) == 0)
 		status = EXIT_SUCCESS;

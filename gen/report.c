@@ -17,8 +17,15 @@ gen_report_row(const struct gen *g, unsigned int i, struct gen_report_row *r)
 	r->rx = ps->rx;
 	r->tx_pps = r->secs > 0 ? (double)ps->tx / r->secs : 0;
 	r->rx_pps = r->secs > 0 ? (double)ps->rx / r->secs : 0;
-	r->lost = ps->tx > ps->rx ? ps->tx - ps->rx : 0;
-	r->loss_pct = ps->tx ? 100.0 * (double)r->lost / (double)ps->tx : 0;
+	r->offered = ps->tx + ps->tx_refused + ps->tx_nombuf;
+	r->nombuf = ps->tx_nombuf;
+	r->lost_in_flight = ps->tx > ps->rx ? ps->tx - ps->rx : 0;
+	/* Offered and not delivered: a frame the device under test refused (its rx
+	 * ring was full) is lost like one it dropped. Not in a max phase, whose
+	 * offered load is "all it takes": there a refusal is the saturation itself. */
+	r->refused_is_loss = g->refused_is_loss && r->offered_pps >= 0;
+	r->lost = r->lost_in_flight + (r->refused_is_loss ? ps->tx_refused : 0);
+	r->loss_pct = r->offered ? 100.0 * (double)r->lost / (double)r->offered : 0;
 	r->dup = ps->dup;
 	r->reordered = ps->reordered;
 	r->refused = ps->tx_refused;
@@ -58,10 +65,10 @@ gen_report_table(FILE *out, const struct gen *g)
 	fprintf(out, "\nlull-gen run %u: %u-byte frames, tx port %u, rx port %u\n", g->run_id,
 		g->cfg->size, g->tx_port, g->rx_port);
 	fprintf(out,
-		"%-3s %-24s %6s %9s %9s %9s %11s %11s %8s %7s %4s %5s %8s %8s %8s %8s %8s %8s "
+		"%-3s %-24s %6s %9s %9s %9s %11s %11s %8s %8s %7s %4s %5s %8s %8s %8s %8s %8s %8s "
 		"%8s\n",
-		"#", "phase", "secs", "offered", "tx-pps", "rx-pps", "sent", "received", "lost",
-		"loss-%", "dup", "reord", "min-us", "avg-us", "p50-us", "p90-us", "p99-us",
+		"#", "phase", "secs", "offered", "tx-pps", "rx-pps", "sent", "received", "refused",
+		"lost", "loss-%", "dup", "reord", "min-us", "avg-us", "p50-us", "p90-us", "p99-us",
 		"p99.9-us", "max-us");
 	for (unsigned int i = 0; i < g->n_done; i++) {
 		struct gen_report_row r;
@@ -73,16 +80,22 @@ gen_report_table(FILE *out, const struct gen *g)
 		rate_text(rx, sizeof(rx), r.rx_pps);
 		fprintf(out,
 			"%-3u %-24.24s %6.2f %9s %9s %9s %11" PRIu64 " %11" PRIu64 " %8" PRIu64
-			" %7.3f %4" PRIu64 " %5" PRIu64
+			" %8" PRIu64 " %7.3f %4" PRIu64 " %5" PRIu64
 			" %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-			r.phase, r.text, r.secs, offered, tx, rx, r.tx, r.rx, r.lost, r.loss_pct,
-			r.dup, r.reordered, r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us,
-			r.p999_us, r.max_us);
+			r.phase, r.text, r.secs, offered, tx, rx, r.tx, r.rx, r.refused, r.lost,
+			r.loss_pct, r.dup, r.reordered, r.min_us, r.avg_us, r.p50_us, r.p90_us,
+			r.p99_us, r.p999_us, r.max_us);
 		fprintf(out,
-			"    tx late p50/p99/max %.1f/%.1f/%.1f us; refused by the port %" PRIu64
-			", skipped by the catch-up bound %" PRIu64 ", bad checksums %" PRIu64 "\n",
-			r.late_p50_us, r.late_p99_us, r.late_max_us, r.refused, r.skipped,
-			r.bad_cksum);
+			"    offered %" PRIu64 " = sent + refused by the port %" PRIu64
+			" (%s) + not built %" PRIu64 "; lost in flight %" PRIu64 "\n",
+			r.offered, r.refused,
+			r.refused_is_loss ? "counted as lost: the device under test refused them"
+					  : "not counted as lost",
+			r.nombuf, r.lost_in_flight);
+		fprintf(out,
+			"    tx late p50/p99/max %.1f/%.1f/%.1f us; skipped by the catch-up bound "
+			"%" PRIu64 ", bad checksums %" PRIu64 "\n",
+			r.late_p50_us, r.late_p99_us, r.late_max_us, r.skipped, r.bad_cksum);
 	}
 	fprintf(out, "foreign frames %" PRIu64 ", too old to judge %" PRIu64 "\n", g->foreign,
 		g->too_old);
@@ -102,17 +115,20 @@ gen_report_json(FILE *out, const struct gen *g)
 		fprintf(out,
 			"%s\n  {\"phase\": %u, \"profile\": \"%s\", \"secs\": %.6f, "
 			"\"offered_pps\": %.3f, "
-			"\"tx_pps\": %.3f, \"rx_pps\": %.3f, \"sent\": %" PRIu64
-			", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
+			"\"tx_pps\": %.3f, \"rx_pps\": %.3f, \"offered\": %" PRIu64
+			", \"sent\": %" PRIu64 ", \"received\": %" PRIu64 ", \"lost\": %" PRIu64
 			", \"loss_pct\": %.6f, \"dup\": %" PRIu64 ", \"reordered\": %" PRIu64
-			", \"refused\": %" PRIu64 ", \"skipped\": %" PRIu64
+			", \"refused\": %" PRIu64
+			", \"refused_is_loss\": %s, \"lost_in_flight\": %" PRIu64
+			", \"not_built\": %" PRIu64 ", \"skipped\": %" PRIu64
 			", \"bad_cksum\": %" PRIu64 ", \"lat_us\": {\"min\": %.3f, \"avg\": %.3f, "
 			"\"p25\": %.3f, \"p50\": %.3f, \"p75\": %.3f, \"p90\": %.3f, \"p99\": "
 			"%.3f, "
 			"\"p99.9\": %.3f, \"max\": %.3f, \"stddev\": %.3f}, "
 			"\"tx_late_us\": {\"p50\": %.3f, \"p99\": %.3f, \"max\": %.3f}, ",
 			i ? "," : "", r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps,
-			r.tx, r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped,
+			r.offered, r.tx, r.rx, r.lost, r.loss_pct, r.dup, r.reordered, r.refused,
+			r.refused_is_loss ? "true" : "false", r.lost_in_flight, r.nombuf, r.skipped,
 			r.bad_cksum, r.min_us, r.avg_us, r.p25_us, r.p50_us, r.p75_us, r.p90_us,
 			r.p99_us, r.p999_us, r.max_us, r.stddev_us, r.late_p50_us, r.late_p99_us,
 			r.late_max_us);
@@ -132,7 +148,8 @@ gen_report_csv(FILE *out, const struct gen *g)
 {
 	fprintf(out, "phase,profile,secs,offered_pps,tx_pps,rx_pps,sent,received,lost,loss_pct,dup,"
 		     "reordered,refused,skipped,bad_cksum,min_us,avg_us,p50_us,p90_us,p99_us,"
-		     "p999_us,max_us,late_p50_us,late_p99_us,late_max_us\n");
+		     "p999_us,max_us,late_p50_us,late_p99_us,late_max_us,offered,lost_in_flight,"
+		     "not_built,refused_is_loss\n");
 	for (unsigned int i = 0; i < g->n_done; i++) {
 		struct gen_report_row r;
 
@@ -140,10 +157,12 @@ gen_report_csv(FILE *out, const struct gen *g)
 		fprintf(out,
 			"%u,%s,%.6f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+			",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%d\n",
 			r.phase, r.text, r.secs, r.offered_pps, r.tx_pps, r.rx_pps, r.tx, r.rx,
 			r.lost, r.loss_pct, r.dup, r.reordered, r.refused, r.skipped, r.bad_cksum,
 			r.min_us, r.avg_us, r.p50_us, r.p90_us, r.p99_us, r.p999_us, r.max_us,
-			r.late_p50_us, r.late_p99_us, r.late_max_us);
+			r.late_p50_us, r.late_p99_us, r.late_max_us, r.offered, r.lost_in_flight,
+			r.nombuf, r.refused_is_loss);
 	}
 }

@@ -17,7 +17,11 @@ struct gen_report_row {
 	double secs;
 	double offered_pps; /**< -1 for max */
 	double tx_pps, rx_pps;
+	uint64_t offered; /**< packets due in the phase: sent + refused + not built */
 	uint64_t tx, rx, lost, dup, reordered, refused, skipped, bad_cksum;
+	uint64_t lost_in_flight; /**< sent and never received */
+	uint64_t nombuf;         /**< not built: lull-gen's pool was empty */
+	bool refused_is_loss;    /**< refused counts in lost (see gen.h) */
 	double loss_pct;
 	double min_us, avg_us, p50_us, p90_us, p99_us, p999_us, max_us;
 	double p25_us, p75_us, stddev_us;
