@@ -114,6 +114,19 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"),
 			u(p, "timer_slack_ns"), u(p, "intr_after_ms"), u(p, "drain_us"),
 			u(p, "rx_queues"), u(p, "generation"));
+		if (u(p, "burst_tolerance") == 0)
+			fprintf(out,
+				"  burst tolerance: any line-rate burst (rx ring %" PRIu64
+				" of port %" PRIu64 " fills in %s us at %s Mpps, %s)\n",
+				u(p, "rx_ring"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
+				s(p, "line_mpps"), s(p, "line_rate"));
+		else
+			fprintf(out,
+				"  burst tolerance: %" PRIu64 " packets (rx ring of port %" PRIu64
+				" fills in %s us at %s Mpps, %s; a ring of %" PRIu64
+				" absorbs any burst)\n",
+				u(p, "burst_tolerance"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
+				s(p, "line_mpps"), s(p, "line_rate"), u(p, "ring_for_any_burst"));
 		fprintf(out, "  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us\n",
 			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
 			(double)u(p, "avg_oversleep_ns") / 1e3);

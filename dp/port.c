@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 
 #include "log.h"
@@ -156,6 +157,49 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 	if (ret < 0)
 		memset(&port->mac, 0, sizeof(port->mac));
 	return 0;
+}
+
+/* net_memif's ring: 2^rsize slots (devargs "rsize=N", default 10). */
+static uint32_t
+memif_ring(uint16_t id)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	const char *args, *r;
+	unsigned int log2 = 10;
+
+	if (rte_eth_dev_info_get(id, &info) != 0 || info.device == NULL)
+		return 1u << log2;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL)
+		return 1u << log2;
+	args = da->args;
+	r = args != NULL ? strstr(args, "rsize=") : NULL;
+	if (r != NULL && sscanf(r + 6, "%u", &log2) == 1 && log2 >= 1 && log2 <= 14)
+		return 1u << log2;
+	return 1u << 10;
+}
+
+void
+lull_port_measure(struct lull_port *port, uint16_t n_rxd)
+{
+	struct rte_eth_rxq_info qinfo;
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+
+	port->is_memif = rte_eth_dev_info_get(port->id, &info) == 0 && info.driver_name != NULL &&
+			 strcmp(info.driver_name, "net_memif") == 0;
+	if (port->is_memif)
+		port->rx_ring = memif_ring(port->id);
+	else if (rte_eth_rx_queue_info_get(port->id, 0, &qinfo) == 0 && qinfo.nb_desc > 0)
+		port->rx_ring = qinfo.nb_desc;
+	else
+		port->rx_ring = n_rxd;
+	port->line_assumed = rte_eth_link_get_nowait(port->id, &link) != 0 ||
+			     link.link_speed == RTE_ETH_SPEED_NUM_NONE ||
+			     link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN;
+	/* 64-byte frames take 84 bytes on the wire (preamble, gap) */
+	port->line_pps = (port->line_assumed ? 10000.0 : (double)link.link_speed) * 1e6 / (84 * 8);
 }
 
 unsigned int

@@ -22,6 +22,11 @@ struct lull_port {
 	bool rx_intr; /**< configured with rx-queue interrupts */
 	struct rte_ether_addr mac;
 	char name[64];
+	/* lull_port_measure(): what the burst tolerance needs */
+	uint32_t rx_ring;  /**< descriptors of rx queue 0 (memif: its rsize) */
+	double line_pps;   /**< line rate in 64-byte frames per s */
+	bool line_assumed; /**< no link speed reported: 10 GbE assumed */
+	bool is_memif;     /**< the ring is set by the memif server's rsize, not --rxd */
 };
 
 /**
@@ -51,6 +56,14 @@ unsigned int lull_port_wait_links(const struct lull_port *ports, unsigned int n,
 
 /** Stop (if started) and close the port. */
 void lull_port_close(struct lull_port *port);
+
+/**
+ * Fill rx_ring and line_pps of a started port: its rx queue 0's descriptors
+ * (rte_eth_rx_queue_info_get; net_memif: 2^rsize from its devargs, default
+ * 1024; else n_rxd as configured) and its link speed in 64-byte frames (84
+ * bytes on the wire) per second; a port without a speed is taken as 10 GbE.
+ */
+void lull_port_measure(struct lull_port *port, uint16_t n_rxd);
 
 /** Stop the port and detach its device (port-del): its name may be probed again. */
 void lull_port_remove(struct lull_port *port);

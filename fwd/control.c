@@ -18,6 +18,52 @@
 
 #include "isolate.h"
 
+/* Lateness assumed for the start-up burst figure: a nanosleep wakes 30-60 us
+ * late on the VMs measured (docs/benchmarks.md); pmd-sleep-show uses the
+ * measured mean. */
+#define BURST_LOG_LATENESS_US 50.0
+
+/* What the PMD's settings promise about a line-rate burst that comes as it
+ * falls asleep, and a warning, naming the ring that would help, when a burst
+ * longer than its smallest ring overflows. */
+static void
+burst_log(const struct lull_pmd *pmd, const struct lull_pmd_params *prm, unsigned int i)
+{
+	struct lull_burst_view v;
+	char ring_hint[96];
+
+	lull_pmd_burst_view(prm, BURST_LOG_LATENESS_US, &v);
+	(void)pmd;
+	if (prm->policy.kind != LULL_POLICY_OFF && v.cap_us >= 0) {
+		LULL_LOG(INFO,
+			"PMD %u: --burst-tolerance %u: sleeps capped at %.0f us so that any "
+			"line-rate burst fits (smallest rx ring %u, port %u, fills in %.0f us at "
+			"%.2f Mpps%s)",
+			i, v.asked, v.cap_us, v.ring, v.ring_port, v.fill_us, v.line_mpps,
+			v.line_assumed ? ", 10 GbE assumed" : "");
+		return;
+	}
+	if (prm->policy.kind == LULL_POLICY_OFF || v.tolerance == 0) {
+		LULL_LOG(INFO,
+			"PMD %u: absorbs a line-rate burst of any length (smallest rx ring %u, "
+			"port %u, fills in %.0f us at %.2f Mpps%s)",
+			i, v.ring, v.ring_port, v.fill_us, v.line_mpps,
+			v.line_assumed ? ", 10 GbE assumed" : "");
+		return;
+	}
+	snprintf(ring_hint, sizeof(ring_hint), "a ring of %u (--rxd %u; memif: rsize=%u)",
+		v.ring_for_any, v.ring_for_any, (unsigned int)__builtin_ctz(v.ring_for_any));
+	LULL_LOG(WARNING,
+		"PMD %u: a line-rate burst longer than %u packets (the rx ring of port "
+		"%u) overflows if it comes as the PMD falls asleep: the ring fills in %.0f "
+		"us at %.2f Mpps%s, sooner than a sleep of up to %" PRIu64
+		" us (+ ~%.0f us late) ends; %s absorbs any burst, or --burst-tolerance "
+		"caps the sleeps",
+		i, v.ring, v.ring_port, v.fill_us, v.line_mpps,
+		v.line_assumed ? " (10 GbE assumed)" : "", prm->policy.max_sleep_ns / 1000,
+		BURST_LOG_LATENESS_US, ring_hint);
+}
+
 void
 lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why)
 {
@@ -38,21 +84,13 @@ lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why
 		prm->policy.max_sleep_ns / 1000, prm->policy.budget_ns / 1000,
 		lull_waiter_describe(&prm->waiter), prm->intr_after_ns / 1000000, prm->n_rxqs,
 		queues);
+	burst_log(pmd, prm, i);
 	/* the PMD wrote these before its ack, which the caller saw */
 	if (pmd->intr_error < 0 &&
 		atomic_load_explicit(&pmd->ack, memory_order_acquire) >= prm->gen)
 		LULL_LOG(WARNING, "PMD %u: rx queue %u:%u has no interrupt (%s): sleeping only", i,
 			pmd->intr_error_rxq.port, pmd->intr_error_rxq.queue,
 			strerror(-pmd->intr_error));
-}
-
-static void
-port_info(const struct lull_fwd *fwd, struct rte_ether_addr *macs, bool *rx_intr)
-{
-	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
-		macs[p] = fwd->ports[p].mac;
-		rx_intr[p] = fwd->ports[p].present && fwd->ports[p].rx_intr;
-	}
 }
 
 /* Every PMD's scheduling to p; on a failure the ones done go back to old. */
@@ -116,8 +154,6 @@ lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, c
 	char *err, size_t errlen)
 {
 	struct lull_pmd_params *prm[LULL_MAX_PMDS] = {NULL};
-	struct rte_ether_addr macs[LULL_MAX_PORTS];
-	bool rx_intr[LULL_MAX_PORTS];
 	bool running = fwd->n_launched > 0;
 	int ret = 0, slow = -1;
 
@@ -130,11 +166,13 @@ lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, c
 				fwd->pmds[i]->lcore);
 			return -EBUSY;
 		}
-	port_info(fwd, macs, rx_intr);
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		if (fwd->ports[p].present)
+			lull_port_measure(
+				&fwd->ports[p], cfg->n_rxd); /* link speed may have come */
 	/* Build every block first: one that cannot be built changes nothing. */
 	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
-		prm[i] = lull_pmd_params_build(
-			cfg, i, fwd->gen + 1, macs, rx_intr, &ret, err, errlen);
+		prm[i] = lull_pmd_params_build(cfg, i, fwd->gen + 1, fwd->ports, &ret, err, errlen);
 	}
 	if (ret == 0 &&
 		memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority, sizeof(cfg->pmd_priority)) != 0)

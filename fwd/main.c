@@ -116,20 +116,14 @@ start_ports(struct lull_fwd *fwd, char *err, size_t errlen)
 static int
 create_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 {
-	struct rte_ether_addr macs[LULL_MAX_PORTS];
-	bool rx_intr[LULL_MAX_PORTS] = {false};
-
-	for (unsigned int p = 0; p < fwd->n_ports; p++) {
-		macs[p] = fwd->ports[p].mac;
-		rx_intr[p] = fwd->ports[p].present && fwd->ports[p].rx_intr;
-	}
+	for (unsigned int p = 0; p < fwd->n_ports; p++)
+		lull_port_measure(&fwd->ports[p], fwd->cfg.n_rxd);
 	fwd->gen = 1;
 	for (unsigned int i = 0; i < fwd->cfg.n_pmds; i++) {
 		struct lull_pmd_params *prm;
 		int ret;
 
-		prm = lull_pmd_params_build(
-			&fwd->cfg, i, fwd->gen, macs, rx_intr, &ret, err, errlen);
+		prm = lull_pmd_params_build(&fwd->cfg, i, fwd->gen, fwd->ports, &ret, err, errlen);
 		if (prm == NULL)
 			return ret;
 		fwd->pmds[i] = lull_pmd_create(&fwd->cfg, i, prm, &ret, err, errlen);

@@ -38,8 +38,7 @@ txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 
 struct lull_pmd_params *
 lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_t gen,
-	const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret, char *err,
-	size_t errlen)
+	const struct lull_port *ports, int *ret, char *err, size_t errlen)
 {
 	unsigned int lcore = cfg->pmd_lcores[index];
 	struct lull_pmd_params *prm = rte_zmalloc_socket(
@@ -83,13 +82,21 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 					LULL_PMD_MAX_RXQS);
 				goto fail;
 			}
-			if (!port_rx_intr[p])
+			if (!(ports[p].present && ports[p].rx_intr))
 				prm->intr_after_ns = 0; /* one queue that cannot interrupt: never */
+			/* the burst tolerance is the smallest ring's, at the fastest line */
+			if (prm->n_rxqs == 0 || ports[p].rx_ring < prm->policy.min_ring) {
+				prm->policy.min_ring = ports[p].rx_ring;
+				prm->ring_port = (uint16_t)p;
+			}
+			if (ports[p].line_pps / 1e9 > prm->policy.line_ppns)
+				prm->policy.line_ppns = ports[p].line_pps / 1e9;
+			prm->line_assumed = prm->line_assumed || ports[p].line_assumed;
 			rc = &prm->rxqs[prm->n_rxqs++];
 			rc->port = (uint16_t)p;
 			rc->queue = (uint16_t)q;
 			rc->dst = dst;
-			rc->ctx.tx_mac = port_macs[dst];
+			rc->ctx.tx_mac = ports[dst].mac;
 			memcpy(rc->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst], RTE_ETHER_ADDR_LEN);
 		}
 	}
@@ -251,6 +258,32 @@ lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
 		sum += lull_counter_read(dropped ? &pmd->txqs[p].dropped : &pmd->txqs[p].sent);
 	return sum;
+}
+
+void
+lull_pmd_burst_view(
+	const struct lull_pmd_params *prm, double lateness_us, struct lull_burst_view *v)
+{
+	const struct lull_policy_params *p = &prm->policy;
+	uint64_t late_ns = (uint64_t)(lateness_us * 1000);
+	uint64_t cap_ns = lull_policy_burst_cap_ns(p, late_ns);
+	double need = p->line_ppns * ((double)p->max_sleep_ns + (double)late_ns);
+
+	v->ring = p->min_ring;
+	v->ring_port = prm->ring_port;
+	v->line_mpps = p->line_ppns * 1e3;
+	v->line_assumed = prm->line_assumed;
+	v->fill_us = (double)lull_policy_ring_fill_ns(p) / 1e3;
+	v->tolerance =
+		p->kind == LULL_POLICY_OFF
+			? 0
+			: lull_policy_burst_tolerance(p,
+				  (cap_ns < p->max_sleep_ns ? cap_ns : p->max_sleep_ns) + late_ns);
+	v->asked = p->burst_tol;
+	v->cap_us = cap_ns == UINT64_MAX ? -1.0 : (double)cap_ns / 1e3;
+	v->ring_for_any = 1;
+	while (v->ring_for_any < need + 1 && v->ring_for_any < (1u << 30))
+		v->ring_for_any <<= 1;
 }
 
 void

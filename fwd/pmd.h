@@ -24,6 +24,7 @@
 #include "engine.h"
 #include "hist.h"
 #include "policy.h"
+#include "port.h"
 #include "wait.h"
 
 /**
@@ -87,6 +88,8 @@ struct lull_pmd_params {
 	uint32_t drain_us;
 	uint32_t yield_hz; /**< 0 = never */
 	uint32_t yield_us;
+	uint16_t ring_port; /**< the port of the smallest rx ring (burst tolerance) */
+	bool line_assumed;  /**< a polled port reports no link speed: 10 GbE assumed */
 	unsigned int n_rxqs;
 	struct lull_rxq_conf rxqs[LULL_PMD_MAX_RXQS];
 };
@@ -160,14 +163,14 @@ struct lull_pmd {
 };
 
 /**
- * Build the params block of PMD index from cfg and what the ports are.
+ * Build the params block of PMD index from cfg and what the ports are (their
+ * MACs, rx interrupts, rx ring sizes and line rates: ports[id], by port id).
  * gen is the generation to stamp on it.
  *
  * @return the block (rte_free it), or NULL with a message in err and *ret set.
  */
 struct lull_pmd_params *lull_pmd_params_build(const struct lull_config *cfg, unsigned int index,
-	uint64_t gen, const struct rte_ether_addr *port_macs, const bool *port_rx_intr, int *ret,
-	char *err, size_t errlen);
+	uint64_t gen, const struct lull_port *ports, int *ret, char *err, size_t errlen);
 
 /**
  * Allocate PMD number index of cfg, with params as its first block (owned by
@@ -207,6 +210,24 @@ void lull_pmd_request_stop(struct lull_pmd *pmd);
  * load), into out. Control plane.
  */
 void lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out);
+
+/** What a params block promises about line-rate bursts (the views and the start-up log). */
+struct lull_burst_view {
+	uint32_t ring;         /**< the smallest polled rx ring, descriptors */
+	uint16_t ring_port;    /**< whose */
+	double line_mpps;      /**< line rate in 64-byte frames, Mpps */
+	bool line_assumed;     /**< no link speed: 10 GbE assumed */
+	double fill_us;        /**< the ring fills in this at line rate */
+	uint32_t tolerance;    /**< largest burst that fits if it comes as the PMD falls
+				    asleep for its maximum (lateness_us included); 0 = any */
+	uint32_t asked;        /**< --burst-tolerance */
+	double cap_us;         /**< sleeps capped here for it; < 0 = no cap */
+	uint32_t ring_for_any; /**< a ring this large (power of two) absorbs any burst */
+};
+
+/** The burst view of a block, with lateness_us of wake lateness assumed. */
+void lull_pmd_burst_view(
+	const struct lull_pmd_params *prm, double lateness_us, struct lull_burst_view *v);
 
 /** Sum of sent (or dropped, if dropped) over this PMD's tx queues. */
 uint64_t lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped);

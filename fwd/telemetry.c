@@ -241,6 +241,24 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
 	rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
 	rte_tel_data_add_dict_u64(c, "generation", prm->gen);
+	{
+		struct lull_burst_view bv;
+		char num[32];
+
+		lull_pmd_burst_view(prm, (double)dv.avg_oversleep_ns / 1e3, &bv);
+		rte_tel_data_add_dict_u64(c, "rx_ring", bv.ring);
+		rte_tel_data_add_dict_u64(c, "rx_ring_port", bv.ring_port);
+		snprintf(num, sizeof(num), "%.3f", bv.line_mpps);
+		rte_tel_data_add_dict_string(c, "line_mpps", num);
+		rte_tel_data_add_dict_string(c, "line_rate", bv.line_assumed ? "assumed" : "link");
+		snprintf(num, sizeof(num), "%.1f", bv.fill_us);
+		rte_tel_data_add_dict_string(c, "ring_fill_us", num);
+		rte_tel_data_add_dict_u64(c, "burst_tolerance", bv.tolerance);
+		rte_tel_data_add_dict_u64(c, "burst_tolerance_asked", bv.asked);
+		snprintf(num, sizeof(num), "%.1f", bv.cap_us);
+		rte_tel_data_add_dict_string(c, "burst_cap_us", num);
+		rte_tel_data_add_dict_u64(c, "ring_for_any_burst", bv.ring_for_any);
+	}
 	rte_tel_data_add_dict_u64(c, "sleeps", v->stats[LULL_PMD_SLEEPS]);
 	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", dv.avg_sleep_ns);
 	rte_tel_data_add_dict_u64(c, "avg_oversleep_ns", dv.avg_oversleep_ns);

@@ -251,7 +251,34 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 		s = 0;
 		break;
 	}
-	return min_u64(s, pol->p.max_sleep_ns);
+	s = min_u64(s, pol->p.max_sleep_ns);
+	return min_u64(s, lull_policy_burst_cap_ns(&pol->p, pol->oversleep_ns));
+}
+
+uint64_t
+lull_policy_ring_fill_ns(const struct lull_policy_params *p)
+{
+	if (!(p->line_ppns > 0))
+		return UINT64_MAX;
+	return (uint64_t)((double)p->min_ring / p->line_ppns);
+}
+
+uint32_t
+lull_policy_burst_tolerance(const struct lull_policy_params *p, uint64_t wait_ns)
+{
+	return wait_ns >= lull_policy_ring_fill_ns(p) ? p->min_ring : 0;
+}
+
+uint64_t
+lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_ns)
+{
+	uint64_t fill_ns;
+
+	if (p->burst_tol <= p->min_ring || !(p->line_ppns > 0))
+		return UINT64_MAX;
+	fill_ns = lull_policy_ring_fill_ns(p);
+	/* wake before the ring is full: then a burst of any length fits */
+	return fill_ns > lateness_ns + 1 ? fill_ns - lateness_ns - 1 : 0;
 }
 
 void

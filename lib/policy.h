@@ -38,6 +38,11 @@ struct lull_policy_params {
 	uint32_t batch;          /**< rate: packets worth waiting for (a useful batch) */
 	uint32_t min_ring;       /**< rate: smallest polled rx ring, in descriptors */
 	uint32_t burst;          /**< rx burst size: a burst this full may leave a backlog */
+	/** Burst tolerance: a line-rate burst of this many packets that arrives as a sleep
+	 * starts must fit in the smallest ring. Above min_ring it caps every sleep at the
+	 * ring's fill time minus the measured lateness; 0 (or <= min_ring) caps nothing. */
+	uint32_t burst_tol;
+	double line_ppns; /**< worst-case arrival rate (line rate, 64-byte frames), packets/ns */
 };
 
 struct lull_policy {
@@ -103,6 +108,25 @@ lull_policy_idle_ns(const struct lull_policy *pol, uint64_t now_ns)
 {
 	return pol->started && now_ns > pol->last_pkt_ns ? now_ns - pol->last_pkt_ns : 0;
 }
+
+/**
+ * How long the smallest ring takes to fill at line rate, ns (UINT64_MAX when the
+ * line rate is unknown).
+ */
+uint64_t lull_policy_ring_fill_ns(const struct lull_policy_params *p);
+
+/**
+ * The largest line-rate burst that fits when it arrives as a wait of wait_ns
+ * (lateness included) starts: the smallest ring, if the ring fills before the
+ * PMD wakes; else 0, meaning any burst (the PMD wakes and drains first).
+ */
+uint32_t lull_policy_burst_tolerance(const struct lull_policy_params *p, uint64_t wait_ns);
+
+/**
+ * The longest sleep that keeps the burst tolerance asked for (p->burst_tol) with
+ * lateness_ns of wake lateness: UINT64_MAX when nothing needs capping.
+ */
+uint64_t lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_ns);
 
 /** After a wait: what was asked and what it took. */
 void lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns);

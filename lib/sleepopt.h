@@ -25,6 +25,7 @@ struct lull_sleep_opts {
 	uint32_t busy_threshold;      /**< --busy-threshold; 0 = half the burst */
 	uint32_t window;              /**< --sleep-window (window) */
 	uint32_t linger_us;           /**< --linger-us (rate) */
+	uint32_t burst_tol;           /**< --burst-tolerance: packets; 0 = no guarantee */
 };
 
 void lull_sleep_opts_defaults(struct lull_sleep_opts *s);
@@ -82,6 +83,14 @@ lull_opt_show_fn lull_sleep_opt_show_max;
 		LULL_OPT_UINT_ROW(type, member.linger_us, "linger-us", "U", 0, 1000000, "20",      \
 			"rate: keep polling this long after a packet of sparse traffic, while "    \
 			"that catches follow-ups (replies)",                                       \
+			LULL_OPT_SETTABLE),                                                        \
+		LULL_OPT_UINT_ROW(type, member.burst_tol, "burst-tolerance", "N", 0, 1u << 20,     \
+			"0: none asked",                                                           \
+			"a line-rate burst of N packets that arrives as a PMD falls asleep must "  \
+			"fit: above the smallest rx ring, every sleep is capped at the ring's "    \
+			"fill "                                                                    \
+			"time at line rate minus the measured lateness (below it nothing needs "   \
+			"capping)",                                                                \
 			LULL_OPT_SETTABLE)
 
 #endif /* LULL_SLEEPOPT_H */

@@ -314,6 +314,11 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 	o->preset_line_pps = 0;
 	o->base.traffic.line_rate_pps =
 		o->line_gbps > 0 ? o->line_gbps * 1e9 / (84 * 8) : o->preset_line_pps;
+	/* the burst tolerance's line rate: the wire's, else (memif) 10 GbE as lull assumes */
+	o->base.policy.line_ppns =
+		(o->base.traffic.line_rate_pps > 0 ? o->base.traffic.line_rate_pps
+						   : 10e9 / (84 * 8)) /
+		1e9;
 	return 0;
 }
 

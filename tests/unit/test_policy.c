@@ -242,6 +242,78 @@ test_random_traces_in_range(void **state)
 	}
 }
 
+/* The burst tolerance: a ring of 1024 at 10 GbE line rate (14.88 Mpps) fills in
+ * 68.8 us; a burst longer than the ring fits only if the PMD wakes before that. */
+static void
+test_burst_tolerance_cap(void **state)
+{
+	struct lull_policy_params p;
+
+	(void)state;
+	lull_policy_defaults(&p, LULL_POLICY_RATE, 32, 1024);
+	assert_true(lull_policy_ring_fill_ns(&p) == UINT64_MAX); /* line rate unknown */
+	assert_true(lull_policy_burst_cap_ns(&p, 0) == UINT64_MAX);
+	p.line_ppns = 10e9 / (84 * 8) / 1e9;
+	assert_int_equal(lull_policy_ring_fill_ns(&p) / 100, 688);       /* 68.8 us */
+	assert_int_equal(lull_policy_burst_tolerance(&p, 250000), 1024); /* sleeps past it */
+	assert_int_equal(lull_policy_burst_tolerance(&p, 50000), 0);     /* wakes first: any */
+	/* asked no more than the ring holds: nothing to cap */
+	p.burst_tol = 1024;
+	assert_true(lull_policy_burst_cap_ns(&p, 20000) == UINT64_MAX);
+	/* asked more: sleep + lateness < fill */
+	p.burst_tol = 4096;
+	assert_int_equal(lull_policy_burst_cap_ns(&p, 20000) / 100, 488);
+	assert_int_equal(lull_policy_burst_cap_ns(&p, 100000), 0); /* later than the fill: poll */
+	/* a longer ring or a slower line leaves more room */
+	p.min_ring = 4096;
+	p.burst_tol = 8192;
+	assert_int_equal(lull_policy_burst_cap_ns(&p, 20000) / 1000, 255);
+}
+
+/* Whatever the trace and the lateness, a policy asked for a tolerance above the
+ * ring never sleeps so long that, with the lateness it measured, the ring
+ * could fill first. */
+static void
+test_burst_tolerance_holds_on_traces(void **state)
+{
+	static const enum lull_policy_kind kinds[] = {
+		LULL_POLICY_OVS, LULL_POLICY_WINDOW, LULL_POLICY_RATE};
+	uint64_t seed = 12345;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct lull_policy_params p;
+		uint64_t now_ns = 1000000, fill_ns;
+		unsigned int slept = 0;
+
+		lull_policy_defaults(&p, kinds[k], 32, 1024);
+		p.line_ppns = 10e9 / (84 * 8) / 1e9;
+		p.burst_tol = 2048;
+		fill_ns = lull_policy_ring_fill_ns(&p);
+		lull_policy_init(&pol, &p);
+		for (int i = 0; i < 200000; i++) {
+			uint32_t burst[2];
+			uint64_t s, late_ns;
+
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			/* idle spells, sparse packets and full bursts */
+			burst[0] = (seed >> 33) % 100 < 3 ? (uint32_t)((seed >> 40) % 33) : 0;
+			burst[1] = (seed >> 20) % 1000 == 0 ? 32 : 0;
+			s = iterate(&pol, burst, 2, now_ns);
+			if (s != 0) {
+				/* the measured lateness enters the next cap */
+				assert_true(s + pol.oversleep_ns < fill_ns);
+				late_ns = 5000 + (seed >> 45) % 60000; /* 5-65 us late */
+				lull_policy_slept(&pol, s, s + late_ns);
+				now_ns += s + late_ns;
+				slept++;
+			}
+			now_ns += 200;
+		}
+		assert_true(slept > 0);
+	}
+}
+
 static void
 test_policy_names_and_checks(void **state)
 {
@@ -311,6 +383,8 @@ main(void)
 		cmocka_unit_test(test_rate_bounds_on_burst_trace),
 		cmocka_unit_test(test_rate_linger_adapts),
 		cmocka_unit_test(test_random_traces_in_range),
+		cmocka_unit_test(test_burst_tolerance_cap),
+		cmocka_unit_test(test_burst_tolerance_holds_on_traces),
 		cmocka_unit_test(test_policy_names_and_checks),
 		cmocka_unit_test(test_sleeplist),
 	};
