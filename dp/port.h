@@ -25,7 +25,7 @@ struct lull_port {
 	/* lull_port_measure(): what the burst tolerance needs */
 	uint32_t rx_ring;  /**< descriptors of rx queue 0 (memif: its rsize) */
 	double line_pps;   /**< line rate in 64-byte frames per s */
-	bool line_assumed; /**< no link speed reported: 10 GbE assumed */
+	bool line_assumed; /**< no link speed reported (or memif's constant): 10 GbE assumed */
 	bool is_memif;     /**< the ring is set by the memif server's rsize, not --rxd */
 };
 
@@ -61,7 +61,8 @@ void lull_port_close(struct lull_port *port);
  * Fill rx_ring and line_pps of a started port: its rx queue 0's descriptors
  * (rte_eth_rx_queue_info_get; net_memif: 2^rsize from its devargs, default
  * 1024; else n_rxd as configured) and its link speed in 64-byte frames (84
- * bytes on the wire) per second; a port without a speed is taken as 10 GbE.
+ * bytes on the wire) per second; a port without a speed, and net_memif (which
+ * reports a constant 100 Gbps), is taken as 10 GbE.
  */
 void lull_port_measure(struct lull_port *port, uint16_t n_rxd);
 

@@ -51,8 +51,13 @@ burst_log(const struct lull_pmd *pmd, const struct lull_pmd_params *prm, unsigne
 			v.line_assumed ? ", 10 GbE assumed" : "");
 		return;
 	}
-	snprintf(ring_hint, sizeof(ring_hint), "a ring of %u (--rxd %u; memif: rsize=%u)",
-		v.ring_for_any, v.ring_for_any, (unsigned int)__builtin_ctz(v.ring_for_any));
+	if (v.ring_for_any <= 16384) /* memif's largest ring (rsize=14); --rxd takes 32768 */
+		snprintf(ring_hint, sizeof(ring_hint), "a ring of %u (--rxd %u; memif: rsize=%u)",
+			v.ring_for_any, v.ring_for_any,
+			(unsigned int)__builtin_ctz(v.ring_for_any));
+	else
+		snprintf(ring_hint, sizeof(ring_hint),
+			"no ring at this maximum sleep (a shorter --sleep-max-us)");
 	LULL_LOG(WARNING,
 		"PMD %u: a line-rate burst longer than %u packets (the rx ring of port "
 		"%u) overflows if it comes as the PMD falls asleep: the ring fills in %.0f "

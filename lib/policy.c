@@ -252,6 +252,10 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 		break;
 	}
 	s = min_u64(s, pol->p.max_sleep_ns);
+	/* Before the first wait is measured its lateness is unknown: the first capped
+	 * sleep takes half the ring's fill time (then the measure takes over). */
+	if (!pol->slept && pol->p.burst_tol > pol->p.min_ring)
+		return min_u64(s, lull_policy_ring_fill_ns(&pol->p) / 2);
 	return min_u64(s, lull_policy_burst_cap_ns(&pol->p, pol->oversleep_ns));
 }
 
@@ -289,5 +293,7 @@ lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actua
 	/* One preemption of a few ms must not count as the backend's usual lateness. */
 	if (pol->p.budget_ns > 0 && over > 2 * pol->p.budget_ns)
 		over = 2 * pol->p.budget_ns;
-	pol->oversleep_ns = (7 * pol->oversleep_ns + over) / 8;
+	/* the first measure is the estimate; then a smoothed mean */
+	pol->oversleep_ns = pol->slept ? (7 * pol->oversleep_ns + over) / 8 : over;
+	pol->slept = true;
 }

@@ -70,6 +70,7 @@ struct lull_policy {
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */
 	bool started;
+	bool slept; /**< a wait was measured: oversleep_ns is an estimate */
 };
 
 /** Default parameters for a kind, for a PMD whose rx burst is burst and ring min_ring. */

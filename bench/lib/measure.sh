@@ -26,7 +26,8 @@ m_init() {
 	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit" >"$OUT/results.csv"
 }
 
-m_memif() { h_memif "$@"; }
+# RSIZE=N: memif rings of 2^N slots, both sides (the client's sets the rings)
+m_memif() { h_memif "$@" "${RSIZE:+rsize=$RSIZE}"; }
 
 # m_start_fwd RUN CONFIG: CONFIG = off | rate | POLICY:MAX (ovs:250, rate:50:
 # maximum sleep and latency budget MAX us) | testpmd. Sets M_FWD_PID, M_FWD_PREFIX.
@@ -58,8 +59,10 @@ m_start_fwd() {
 		*) echo "bad configuration '$cfg' (off, rate, POLICY:MAX_US or testpmd)" >&2; return 1 ;;
 		esac
 		# ready: lullctl config-show answers
-		h_lull "f$run" -l 0,1 -m 256 "${vdevs[@]}" -- "${args[@]}" --stats-period 0 \
-			--link-wait-ms 0 && { M_FWD_PID=$H_PID; return 0; }
+		local extra=()
+		read -r -a extra <<<"${LULL_EXTRA:-}" # more lull options for every lull cell
+		h_lull "f$run" -l 0,1 -m 256 "${vdevs[@]}" -- "${args[@]}" "${extra[@]}" \
+			--stats-period 0 --link-wait-ms 0 && { M_FWD_PID=$H_PID; return 0; }
 		M_FWD_PID=$H_PID
 		;;
 	esac
