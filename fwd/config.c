@@ -125,6 +125,14 @@ lull_config_check(const struct lull_config *cfg, char *err, size_t errlen)
 {
 	int ret = check_critical(cfg, err, errlen);
 
+	/* a threshold no burst can reach: ovs and window would never reset and sleep
+	 * their maximum under full load, rate would never see a busy burst */
+	if (ret == 0 && cfg->sleep.busy_threshold > cfg->burst)
+		return lull_config_fail(err, errlen, -EINVAL,
+			"--busy-threshold: bad value '%u' (larger than --burst %u: no rx burst "
+			"reaches it)",
+			cfg->sleep.busy_threshold, cfg->burst);
+
 	return ret < 0 ? ret : check_sharing(cfg, err, errlen);
 }
 

@@ -11,7 +11,9 @@
 #ifndef LULL_PMD_H
 #define LULL_PMD_H
 
+#include <assert.h>
 #include <stdalign.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -105,7 +107,7 @@ struct lull_rxq {
 
 struct lull_pmd {
 	/* Hot state of the data plane: dp: rw, set from the params block at a reload. */
-	alignas(64) unsigned int n_rxqs;
+	alignas(RTE_CACHE_LINE_SIZE) unsigned int n_rxqs;
 	unsigned int n_txqs;
 	uint16_t burst;
 	uint16_t direct_tx_min; /**< an rx burst this big skips an empty tx buffer */
@@ -131,7 +133,7 @@ struct lull_pmd {
 	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */
 
 	/* Counters: dp: w (single writer); ctl: r. Own cache line. */
-	alignas(64) lull_counter_t stats[LULL_PMD_N_STATS];
+	alignas(RTE_CACHE_LINE_SIZE) lull_counter_t stats[LULL_PMD_N_STATS];
 	/** Packets received per rx queue; dp: w; ctl: r, and resets a removed port's. */
 	lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
@@ -141,7 +143,7 @@ struct lull_pmd {
 	 * next: ctl stores a new params block (release); dp loads it (acquire) at a
 	 * housekeeping tick, applies it and stores its generation in ack (release).
 	 */
-	alignas(64) atomic_bool stop;
+	alignas(RTE_CACHE_LINE_SIZE) atomic_bool stop;
 	_Atomic(const struct lull_pmd_params *) next;
 	_Atomic uint64_t ack;
 	_Atomic int tid; /**< dp: w (release) before its first ack; ctl: r for priority */
@@ -150,9 +152,10 @@ struct lull_pmd {
 	struct lull_wait_queue intr_error_rxq; /**< that queue */
 	_Atomic bool intr_on;                  /**< interrupt waits possible with this block */
 
-	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). */
-	struct lull_hist burst_pkts; /**< packets per non-empty rx burst that was not full */
-	struct lull_hist sleep_ns;   /**< actual duration of each wait */
+	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). Their own lines: the
+	 * data plane writes them, the control plane polls the line above. */
+	alignas(RTE_CACHE_LINE_SIZE) struct lull_hist burst_pkts; /**< per non-full rx burst */
+	struct lull_hist sleep_ns; /**< actual duration of each wait */
 
 	/* Control-plane only. */
 	unsigned int lcore;
@@ -161,6 +164,12 @@ struct lull_pmd {
 	const struct lull_pmd_params *ctl_params; /**< the newest block the PMD acknowledged */
 	const struct lull_pmd_params *pending;    /**< published, not yet acknowledged */
 };
+
+static_assert(offsetof(struct lull_pmd, burst_pkts) >=
+		      offsetof(struct lull_pmd, stop) + RTE_CACHE_LINE_SIZE,
+	"the control line (stop, next, ack) shares no cache line with a histogram");
+static_assert(offsetof(struct lull_pmd, stats) % RTE_CACHE_LINE_SIZE == 0,
+	"the counters start a cache line");
 
 /**
  * Build the params block of PMD index from cfg and what the ports are (their

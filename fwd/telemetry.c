@@ -388,6 +388,7 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	char err[512] = "";
 	char buf[512];
 	char *key, *value;
+	uint64_t gen;
 	int ret;
 
 	(void)cmd;
@@ -402,7 +403,10 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "set", key);
 	rte_tel_data_add_dict_string(d, "value", value);
-	rte_tel_data_add_dict_u64(d, "generation", tel_fwd->gen);
+	pthread_mutex_lock(&tel_fwd->lock); /* the control plane writes gen under it */
+	gen = tel_fwd->gen;
+	pthread_mutex_unlock(&tel_fwd->lock);
+	rte_tel_data_add_dict_u64(d, "generation", gen);
 	return 0;
 }
 

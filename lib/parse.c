@@ -19,7 +19,7 @@ lull_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (s == NULL || *s == '\0' || !isdigit((unsigned char)*s))
 		return -EINVAL; /* rejects "", " 1", "-1", "+1" */
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10); /* decimal only: "032" is 32, "0x10" is malformed */
 	if (*end != '\0')
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)

@@ -296,6 +296,26 @@ test_sharing(void **state)
 	assert_int_equal(cfg.yield_hz, 100);
 }
 
+/* A busy threshold no burst reaches is refused, at start and at run time. */
+static void
+test_busy_threshold_within_burst(void **state)
+{
+	struct lull_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, "--busy-threshold 33", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_check(&cfg, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--busy-threshold: bad value '33' (larger than --burst 32"));
+	assert_int_equal(parse(&cfg, "--busy-threshold 33 --burst 64", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_check(&cfg, err, sizeof(err)), 0);
+	assert_int_equal(parse(&cfg, "", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "busy-threshold", "32", err, sizeof(err)), 0);
+	assert_int_equal(lull_config_set(&cfg, "busy-threshold", "64", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--busy-threshold: bad value '64'"));
+	assert_int_equal(cfg.sleep.busy_threshold, 32); /* unchanged */
+}
+
 int
 main(void)
 {
@@ -306,6 +326,7 @@ main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_sharing),
+		cmocka_unit_test(test_busy_threshold_within_burst),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
