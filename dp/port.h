@@ -26,7 +26,6 @@ struct lull_port {
 	uint32_t rx_ring;  /**< descriptors of rx queue 0 (memif: its rsize) */
 	double line_pps;   /**< line rate in 64-byte frames per s */
 	bool line_assumed; /**< no link speed reported (or memif's constant): 10 GbE assumed */
-	bool is_memif;     /**< the ring is set by the memif server's rsize, not --rxd */
 };
 
 /**

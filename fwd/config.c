@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 
+#include "parse.h"
+
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,17 +62,6 @@ lull_config_defaults(struct lull_config *cfg)
 }
 
 int
-lull_config_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int
 lull_config_pmd_index(const struct lull_config *cfg, unsigned int lcore)
 {
 	for (unsigned int i = 0; i < cfg->n_pmds; i++)
@@ -89,7 +79,7 @@ static int
 check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
 {
 	if (cfg->yield_hz != 0 && (uint64_t)cfg->yield_hz * cfg->yield_us > LULL_YIELD_MAX_SHARE_US)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--yield-us: bad value '%u' (%u us %u times a second is more than half "
 			"of the PMD's core)",
 			cfg->yield_us, cfg->yield_us, cfg->yield_hz);
@@ -100,7 +90,7 @@ check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
 
 		lull_config_policy(cfg, cfg->pmd_lcores[i], &p);
 		if (p.kind == LULL_POLICY_OFF)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--pmd-priority fifo:%d: the PMD on lcore %u busy-polls and would "
 				"starve every other thread on its core; turn sleeping on or give "
 				"--yield-hz",
@@ -114,7 +104,7 @@ check_critical(const struct lull_config *cfg, char *err, size_t errlen)
 {
 	for (unsigned int i = 0; i < cfg->n_critical; i++)
 		if (cfg->critical[i].a >= cfg->n_ports || cfg->critical[i].b >= cfg->n_rxq)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-critical: queue %u:%u does not exist (%u ports, --rxq %u)",
 				cfg->critical[i].a, cfg->critical[i].b, cfg->n_ports, cfg->n_rxq);
 	return 0;
@@ -128,7 +118,7 @@ lull_config_check(const struct lull_config *cfg, char *err, size_t errlen)
 	/* a threshold no burst can reach: ovs and window would never reset and sleep
 	 * their maximum under full load, rate would never see a busy burst */
 	if (ret == 0 && cfg->sleep.busy_threshold > cfg->burst)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--busy-threshold: bad value '%u' (larger than --burst %u: no rx burst "
 			"reaches it)",
 			cfg->sleep.busy_threshold, cfg->burst);

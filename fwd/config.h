@@ -191,8 +191,4 @@ const char *lull_wake_name(enum lull_wake_kind kind);
 /** Name of a forwarding mode ("io", "mac", "macswap"). */
 const char *lull_fwd_mode_name(enum lull_fwd_mode mode);
 
-/** printf-style into err; returns ret (the one error helper of fwd/'s pure files). */
-int lull_config_fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 #endif /* LULL_CONFIG_H */

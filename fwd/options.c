@@ -128,12 +128,11 @@ pair_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 	uint32_t a, b;
 
 	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_PORTS - 1, &a, &b) < 0)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--port-pairs: bad pair '%s' (expected PORT:PORT, ports 0..%d)", text,
 			LULL_MAX_PORTS - 1);
 	if (cfg->n_pairs == LULL_MAX_PORTS)
-		return lull_config_fail(
-			err, errlen, -E2BIG, "--port-pairs: too many pairs at '%s'", text);
+		return lull_errf(err, errlen, -E2BIG, "--port-pairs: too many pairs at '%s'", text);
 	cfg->pairs[cfg->n_pairs].a = (uint16_t)a;
 	cfg->pairs[cfg->n_pairs].b = (uint16_t)b;
 	cfg->n_pairs++;
@@ -170,14 +169,14 @@ pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 	if (core_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
 		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0 ||
 		lull_parse_u32(core_text, 0, LULL_MAX_LCORES - 1, &lcore) < 0)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--rxq-pmd: bad assignment '%s' (expected PORT:QUEUE@CORE)", text);
 	for (unsigned int i = 0; i < cfg->n_pins; i++)
 		if (cfg->pins[i].port == port && cfg->pins[i].queue == queue)
-			return lull_config_fail(err, errlen, -EEXIST,
+			return lull_errf(err, errlen, -EEXIST,
 				"--rxq-pmd: queue %u:%u assigned twice at '%s'", port, queue, text);
 	if (cfg->n_pins == LULL_MAX_PINS)
-		return lull_config_fail(
+		return lull_errf(
 			err, errlen, -E2BIG, "--rxq-pmd: too many assignments at '%s'", text);
 	cfg->pins[cfg->n_pins++] = (struct lull_rxq_pin){
 		.port = (uint16_t)port, .queue = (uint16_t)queue, .lcore = lcore};
@@ -197,10 +196,10 @@ critical_item(struct lull_config *cfg, const char *text, char *err, size_t errle
 	uint32_t port, queue;
 
 	if (parse_colon_pair(text, LULL_MAX_PORTS - 1, LULL_MAX_QUEUES - 1, &port, &queue) < 0)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--rxq-critical: bad queue '%s' (expected PORT:QUEUE)", text);
 	if (cfg->n_critical == LULL_MAX_PINS)
-		return lull_config_fail(
+		return lull_errf(
 			err, errlen, -E2BIG, "--rxq-critical: too many queues at '%s'", text);
 	cfg->critical[cfg->n_critical++] =
 		(struct lull_port_pair){.a = (uint16_t)port, .b = (uint16_t)queue};
@@ -247,7 +246,7 @@ parse_cpu_list(const struct lull_opt *row, const char *arg, unsigned int max, un
 	int ret = lull_parse_uint_list(arg, max - 1, out, cap, n);
 
 	if (ret < 0)
-		return lull_config_fail(err, errlen, ret,
+		return lull_errf(err, errlen, ret,
 			"--%s: bad value '%s' (%s; expected a list like %s of %s 0..%u)", row->name,
 			arg, lull_opt_why(ret), example, max == LULL_MAX_CPUS ? "CPUs" : "lcores",
 			max - 1);
@@ -263,14 +262,19 @@ parse_pmd_cores(const struct lull_opt *row, void *target, const char *arg, char 
 		&cfg->n_pmds, "1,3-5", err, errlen);
 }
 
+/* "1,3,5" from n numbers */
+static void
+show_list(char *buf, size_t len, const unsigned int *v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		list_add(buf, len, "%u", v[i]);
+}
+
 static void
 show_pmd_cores(const struct lull_opt *row, const void *target, char *buf, size_t len)
 {
-	const struct lull_config *cfg = CCFG(target);
-
 	(void)row;
-	for (unsigned int i = 0; i < cfg->n_pmds; i++)
-		list_add(buf, len, "%u", cfg->pmd_lcores[i]);
+	show_list(buf, len, CCFG(target)->pmd_lcores, CCFG(target)->n_pmds);
 }
 
 static int
@@ -286,11 +290,8 @@ parse_control_cores(
 static void
 show_control_cores(const struct lull_opt *row, const void *target, char *buf, size_t len)
 {
-	const struct lull_config *cfg = CCFG(target);
-
 	(void)row;
-	for (unsigned int i = 0; i < cfg->n_control_cpus; i++)
-		list_add(buf, len, "%u", cfg->control_cpus[i]);
+	show_list(buf, len, CCFG(target)->control_cpus, CCFG(target)->n_control_cpus);
 }
 
 static int
@@ -456,7 +457,7 @@ lull_config_set(
 	int ret;
 
 	if (tmp == NULL)
-		return lull_config_fail(err, errlen, -ENOMEM, "set: out of memory");
+		return lull_errf(err, errlen, -ENOMEM, "set: out of memory");
 	*tmp = *cfg;
 	ret = lull_opt_set(lull_opts, tmp, key, value, true, err, errlen);
 	if (ret == 0)

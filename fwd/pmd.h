@@ -123,8 +123,8 @@ struct lull_pmd {
 	uint64_t next_yield_tsc;
 	uint64_t prev_tsc;    /**< when the last iteration (or wait) ended */
 	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
-	bool woken;           /**< the last wait ended by an rx interrupt: judge the next poll */
-	bool timed_next;      /**< that poll found nothing: the next wait is a timed one */
+	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
+		     */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
@@ -206,6 +206,12 @@ void lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port);
 
 /** Free a PMD that is not running. */
 void lull_pmd_free(struct lull_pmd *pmd);
+
+/**
+ * tx_buffer error callback (arg: the struct lull_txq): retry a refused tx
+ * --tx-retries times, then free what is left and count it as dropped. Data plane.
+ */
+void lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg);
 
 /** lcore function (rte_eal_remote_launch): poll until asked to stop. */
 int lull_pmd_run(void *arg);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "topology.h"
 
+#include "parse.h"
+
 #include <errno.h>
 #include <stdbool.h>
 
@@ -12,7 +14,7 @@ resolve_pmds(struct lull_config *cfg, const struct lull_sys *sys, char *err, siz
 			if (sys->lcore_enabled[l] && l != sys->main_lcore)
 				cfg->pmd_lcores[cfg->n_pmds++] = l;
 		if (cfg->n_pmds == 0)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"no PMD core: give EAL at least two lcores (e.g. -l 0,1; the first "
 				"is the main lcore)");
 		return 0;
@@ -21,12 +23,12 @@ resolve_pmds(struct lull_config *cfg, const struct lull_sys *sys, char *err, siz
 		unsigned int l = cfg->pmd_lcores[i];
 
 		if (l == sys->main_lcore)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--pmd-cores: lcore %u is the EAL main lcore, which runs the "
 				"control plane",
 				l);
 		if (!sys->lcore_enabled[l])
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--pmd-cores: lcore %u is not an EAL lcore (add it to EAL's -l "
 				"list)",
 				l);
@@ -41,7 +43,7 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 
 	if (cfg->n_pairs == 0) {
 		if (sys->n_ports % 2 != 0)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"odd number of ports (%u) for the default pairing 0<->1, 2<->3, "
 				"...: add a port or give --port-pairs (a port may pair with "
 				"itself, e.g. 2:2)",
@@ -54,12 +56,12 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 		uint16_t a = cfg->pairs[i].a, b = cfg->pairs[i].b;
 
 		if (a >= sys->n_ports || b >= sys->n_ports)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--port-pairs: pair %u:%u names a port that does not exist (%u "
 				"ports)",
 				a, b, sys->n_ports);
 		if (seen[a] || (a != b && seen[b]))
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--port-pairs: port %u is in more than one pair", seen[a] ? a : b);
 		seen[a] = seen[b] = true;
 		cfg->dst_port[a] = b;
@@ -67,7 +69,7 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 	}
 	for (unsigned int p = 0; p < sys->n_ports; p++)
 		if (!seen[p])
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--port-pairs: port %u is in no pair (every port is forwarded)", p);
 	return 0;
 }
@@ -83,15 +85,15 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 		int pmd = lull_config_pmd_index(cfg, pin->lcore);
 
 		if (pin->port >= cfg->n_ports)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-pmd: %u:%u@%u: port %u does not exist (%u ports)", pin->port,
 				pin->queue, pin->lcore, pin->port, cfg->n_ports);
 		if (pin->queue >= cfg->n_rxq)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)",
 				pin->port, pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
 		if (pmd < 0)
-			return lull_config_fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port,
 				pin->queue, pin->lcore, pin->lcore);
 		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
@@ -109,7 +111,7 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 			for (unsigned int q = 0; q < cfg->n_rxq; q++)
 				n += cfg->rxq_pmd[p][q] == pmd;
 		if (n > LULL_PMD_MAX_RXQS)
-			return lull_config_fail(err, errlen, -E2BIG,
+			return lull_errf(err, errlen, -E2BIG,
 				"PMD on lcore %u would poll %u rx queues (max %d)",
 				cfg->pmd_lcores[pmd], n, LULL_PMD_MAX_RXQS);
 	}
@@ -122,11 +124,11 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	int ret;
 
 	if (sys->n_ports == 0)
-		return lull_config_fail(err, errlen, -ENODEV,
+		return lull_errf(err, errlen, -ENODEV,
 			"no ports: give EAL a device, e.g. --vdev net_memif0 or a PCI address "
 			"(-a)");
 	if (sys->n_ports > LULL_MAX_PORTS)
-		return lull_config_fail(err, errlen, -E2BIG, "%u ports, at most %d are supported",
+		return lull_errf(err, errlen, -E2BIG, "%u ports, at most %d are supported",
 			sys->n_ports, LULL_MAX_PORTS);
 	cfg->n_ports = sys->n_ports;
 	ret = resolve_pmds(cfg, sys, err, errlen);
@@ -137,7 +139,7 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 	if (cfg->n_txq == 0)
 		cfg->n_txq = (uint16_t)cfg->n_pmds;
 	if (cfg->n_txq < cfg->n_pmds)
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"--txq: bad value '%u' (each of the %u PMDs needs its own tx queue per "
 			"port)",
 			cfg->n_txq, cfg->n_pmds);
@@ -174,11 +176,11 @@ lull_config_port_add(struct lull_config *cfg, uint16_t id, uint16_t peer, char *
 	unsigned int load[LULL_MAX_PMDS] = {0};
 
 	if (id >= LULL_MAX_PORTS)
-		return lull_config_fail(err, errlen, -E2BIG,
-			"port-add: port id %u: at most %d ports", id, LULL_MAX_PORTS);
+		return lull_errf(err, errlen, -E2BIG, "port-add: port id %u: at most %d ports", id,
+			LULL_MAX_PORTS);
 	if (peer != LULL_PORT_NONE && peer != id &&
 		(peer >= cfg->n_ports || cfg->dst_port[peer] != LULL_PORT_NONE))
-		return lull_config_fail(err, errlen, -EINVAL,
+		return lull_errf(err, errlen, -EINVAL,
 			"port-add: peer port %u is not a port waiting for a pair", peer);
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++)

@@ -6,7 +6,8 @@
  * (testpmd's --delay-hz). The build switch (-Dyield=false, the build that
  * bench/isolation compares against to show the yield costs nothing when off)
  * lives here, not in the PMD loop: without it lull_yield_due() is false at
- * compile time and the yield code is dropped (as linux's busy_poll.h stubs).
+ * compile time and the yield code is dropped (linux's busy_poll.h does the
+ * same for its optional backend).
  */
 #ifndef LULL_YIELD_H
 #define LULL_YIELD_H

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdbool.h>
@@ -36,6 +37,17 @@ lull_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 
 	if (ret == 0)
 		*out = (uint32_t)v;
+	return ret;
+}
+
+int
+lull_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 	return ret;
 }
 

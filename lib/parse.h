@@ -31,6 +31,13 @@ int lull_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /** Same as lull_parse_u64, for values that fit 32 bits. */
 int lull_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 
+/**
+ * printf-style one-line message into err; returns ret (a negative errno). The
+ * one error helper of the parsers and checks of every tool.
+ */
+int lull_errf(char *err, size_t errlen, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /** A finite real number in min..max ("1.5", "2e3"). @return 0, -EINVAL or -ERANGE. */
 int lull_parse_double(const char *s, double min, double max, double *out);
 

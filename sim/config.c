@@ -63,17 +63,6 @@ sim_preset(struct sim_pmd_model *m, const char *name)
 	return 0;
 }
 
-static int
-fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 /* One number per line (ns as a float, or seconds with an "s" suffix); ascending for a trace. */
 static int
 read_numbers(const char *path, double scale_s, double **out, size_t *n, char *err, size_t errlen)
@@ -85,7 +74,8 @@ read_numbers(const char *path, double scale_s, double **out, size_t *n, char *er
 	*out = NULL;
 	*n = 0;
 	if (f == NULL)
-		return fail(err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return lull_errf(
+			err, errlen, -errno, "cannot open '%s': %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f) != NULL) {
 		char *end;
 		double v = strtod(line, &end);
@@ -96,21 +86,22 @@ read_numbers(const char *path, double scale_s, double **out, size_t *n, char *er
 			v *= scale_s;
 		if (!isfinite(v) || v < 0) {
 			fclose(f);
-			return fail(err, errlen, -EINVAL, "'%s': bad value '%.40s'", path, line);
+			return lull_errf(
+				err, errlen, -EINVAL, "'%s': bad value '%.40s'", path, line);
 		}
 		if (*n == cap) {
 			double *p = realloc(*out, sizeof(double) * (cap = cap ? cap * 2 : 1024));
 
 			if (p == NULL) {
 				fclose(f);
-				return fail(err, errlen, -ENOMEM, "'%s': out of memory", path);
+				return lull_errf(err, errlen, -ENOMEM, "'%s': out of memory", path);
 			}
 			*out = p;
 		}
 		(*out)[(*n)++] = v;
 	}
 	fclose(f);
-	return *n > 0 ? 0 : fail(err, errlen, -EINVAL, "'%s' holds no number", path);
+	return *n > 0 ? 0 : lull_errf(err, errlen, -EINVAL, "'%s' holds no number", path);
 }
 
 #define T struct sim_options
@@ -185,12 +176,12 @@ parse_trace(const struct lull_opt *row, void *target, const char *arg, char *err
 	o->trace_ns = malloc(sizeof(uint64_t) * n);
 	if (o->trace_ns == NULL) {
 		free(t);
-		return fail(err, errlen, -ENOMEM, "--trace: out of memory");
+		return lull_errf(err, errlen, -ENOMEM, "--trace: out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0 && t[i] < t[i - 1]) {
 			free(t);
-			return fail(err, errlen, -EINVAL,
+			return lull_errf(err, errlen, -EINVAL,
 				"--trace: '%s' is not ascending (line %zu)", arg, i + 1);
 		}
 		o->trace_ns[i] = (uint64_t)t[i];

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The PMD as the control plane sees it: its parameter blocks (built, published,
+ * acknowledged, freed), its creation and its counters. The thread itself, its
+ * loop and its reload, are fwd/pmd.c.
+ */
+#include "pmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+#include <rte_power_intrinsics.h>
+
+struct lull_pmd_params *
+lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_t gen,
+	const struct lull_port *ports, int *ret, char *err, size_t errlen)
+{
+	unsigned int lcore = cfg->pmd_lcores[index];
+	struct lull_pmd_params *prm = rte_zmalloc_socket(
+		"lull_pmd_params", sizeof(*prm), 64, (int)rte_lcore_to_socket_id(lcore));
+
+	if (prm == NULL) {
+		*ret = -ENOMEM;
+		snprintf(err, errlen, "PMD on lcore %u: out of memory", lcore);
+		return NULL;
+	}
+	prm->gen = gen;
+	lull_config_policy(cfg, lcore, &prm->policy);
+	*ret = lull_policy_check(&prm->policy);
+	if (*ret == 0)
+		*ret = lull_waiter_init(
+			&prm->waiter, cfg->wake, cfg->intr_wait_max_ms, err, errlen);
+	else
+		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
+	if (*ret < 0)
+		goto fail;
+	prm->timer_slack_ns = cfg->timer_slack_ns;
+	prm->drain_us = cfg->drain_us;
+	prm->yield_hz = cfg->yield_hz;
+	prm->yield_us = cfg->yield_us;
+	prm->intr_after_ns =
+		prm->policy.kind != LULL_POLICY_OFF ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
+	for (unsigned int p = 0; p < cfg->n_ports; p++) {
+		uint16_t dst = cfg->dst_port[p];
+
+		if (dst == LULL_PORT_NONE)
+			continue; /* removed, or waiting for its pair */
+		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
+			struct lull_rxq_conf *rc;
+
+			if (cfg->rxq_pmd[p][q] != index)
+				continue;
+			if (prm->n_rxqs == LULL_PMD_MAX_RXQS) {
+				*ret = -E2BIG;
+				snprintf(err, errlen,
+					"PMD on lcore %u would poll over %d rx queues", lcore,
+					LULL_PMD_MAX_RXQS);
+				goto fail;
+			}
+			if (!(ports[p].present && ports[p].rx_intr))
+				prm->intr_after_ns = 0; /* one queue that cannot interrupt: never */
+			/* the burst tolerance is the smallest ring's, at the fastest line */
+			if (prm->n_rxqs == 0 || ports[p].rx_ring < prm->policy.min_ring) {
+				prm->policy.min_ring = ports[p].rx_ring;
+				prm->ring_port = (uint16_t)p;
+			}
+			if (ports[p].line_pps / 1e9 > prm->policy.line_ppns)
+				prm->policy.line_ppns = ports[p].line_pps / 1e9;
+			prm->line_assumed = prm->line_assumed || ports[p].line_assumed;
+			rc = &prm->rxqs[prm->n_rxqs++];
+			rc->port = (uint16_t)p;
+			rc->queue = (uint16_t)q;
+			rc->dst = dst;
+			rc->ctx.tx_mac = ports[dst].mac;
+			memcpy(rc->ctx.peer_mac.addr_bytes, cfg->peer_mac[dst], RTE_ETHER_ADDR_LEN);
+		}
+	}
+	for (unsigned int i = 0; prm->waiter.kind == LULL_WAKE_MONITOR && i < prm->n_rxqs; i++) {
+		struct rte_power_monitor_cond pmc;
+
+		if (rte_eth_get_monitor_addr(prm->rxqs[i].port, prm->rxqs[i].queue, &pmc) != 0) {
+			snprintf(err, errlen,
+				"--wake: bad value 'monitor' (the driver of port %u offers no "
+				"monitor address for its rx queue %u)",
+				prm->rxqs[i].port, prm->rxqs[i].queue);
+			*ret = -ENOTSUP;
+			goto fail;
+		}
+	}
+	*ret = 0;
+	return prm;
+fail:
+	rte_free(prm);
+	return NULL;
+}
+
+struct lull_pmd *
+lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_pmd_params *params,
+	int *ret, char *err, size_t errlen)
+{
+	unsigned int lcore = cfg->pmd_lcores[index];
+	struct lull_pmd *pmd = rte_zmalloc_socket(
+		"lull_pmd", sizeof(*pmd), 64, (int)rte_lcore_to_socket_id(lcore));
+
+	if (pmd == NULL) {
+		rte_free(params);
+		*ret = -ENOMEM;
+		snprintf(err, errlen, "PMD on lcore %u: out of memory", lcore);
+		return NULL;
+	}
+	pmd->lcore = lcore;
+	pmd->index = index;
+	pmd->burst = cfg->burst;
+	pmd->tx_retries = cfg->tx_retries;
+	pmd->direct_tx_min = (uint16_t)((cfg->burst + 1) / 2);
+	pmd->engine = lull_engine_get(cfg->mode);
+	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	atomic_init(&pmd->stop, false);
+	atomic_init(&pmd->next, NULL);
+	atomic_init(&pmd->ack, 0);
+	atomic_init(&pmd->tid, 0);
+	lull_hist_init(&pmd->burst_pkts);
+	lull_hist_init(&pmd->sleep_ns);
+	*ret = lull_pmd_publish(pmd, params, false, 0);
+	if (*ret < 0) {
+		snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", lcore, strerror(-*ret));
+		lull_pmd_free(pmd);
+		return NULL;
+	}
+	return pmd;
+}
+
+/* Every tx buffer a block needs exists before the block is published. */
+static int
+txqs_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
+{
+	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
+		struct lull_txq *txq = &pmd->txqs[prm->rxqs[i].dst];
+
+		if (txq->buf != NULL)
+			continue;
+		txq->buf = rte_zmalloc_socket("lull_txbuf", RTE_ETH_TX_BUFFER_SIZE(pmd->burst), 64,
+			rte_eth_dev_socket_id(prm->rxqs[i].dst));
+		if (txq->buf == NULL)
+			return -ENOMEM;
+		rte_eth_tx_buffer_init(txq->buf, pmd->burst);
+		rte_eth_tx_buffer_set_err_callback(txq->buf, lull_pmd_txq_unsent, txq);
+		txq->port = prm->rxqs[i].dst;
+		txq->queue = (uint16_t)pmd->index;
+		txq->retries = pmd->tx_retries;
+	}
+	return 0;
+}
+
+int
+lull_pmd_publish(
+	struct lull_pmd *pmd, struct lull_pmd_params *params, bool running, unsigned int timeout_ms)
+{
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000};
+	int ret;
+
+	if (pmd->pending != NULL) {
+		/* a block that timed out earlier: taken since? */
+		if (atomic_load_explicit(&pmd->ack, memory_order_acquire) < pmd->pending->gen) {
+			rte_free(params);
+			return -EBUSY;
+		}
+		rte_free((void *)(uintptr_t)pmd->ctl_params);
+		pmd->ctl_params = pmd->pending;
+		pmd->pending = NULL;
+	}
+	ret = txqs_prepare(pmd, params);
+	if (ret < 0) {
+		rte_free(params);
+		return ret;
+	}
+	atomic_store_explicit(&pmd->next, params, memory_order_release);
+	if (running) {
+		ret = -ETIMEDOUT;
+		for (unsigned int i = 0; i < timeout_ms * 10; i++) {
+			if (atomic_load_explicit(&pmd->ack, memory_order_acquire) >= params->gen) {
+				ret = 0;
+				break;
+			}
+			nanosleep(&tick, NULL);
+		}
+		if (ret < 0) {
+			pmd->pending = params;
+			return ret;
+		}
+	}
+	/* acknowledged (or not running yet): the PMD no longer reads the old block */
+	rte_free((void *)(uintptr_t)pmd->ctl_params);
+	pmd->ctl_params = params;
+	return 0;
+}
+
+void
+lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port)
+{
+	rte_free(pmd->txqs[port].buf);
+	pmd->txqs[port].buf = NULL;
+	atomic_store_explicit(&pmd->txqs[port].sent, 0, memory_order_relaxed);
+	atomic_store_explicit(&pmd->txqs[port].dropped, 0, memory_order_relaxed);
+	for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+		atomic_store_explicit(&pmd->rx_pkts[port][q], 0, memory_order_relaxed);
+}
+
+void
+lull_pmd_free(struct lull_pmd *pmd)
+{
+	if (pmd == NULL)
+		return;
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		rte_free(pmd->txqs[p].buf);
+	if (pmd->pending != pmd->ctl_params)
+		rte_free((void *)(uintptr_t)pmd->pending);
+	rte_free((void *)(uintptr_t)pmd->ctl_params);
+	rte_free(pmd);
+}
+
+void
+lull_pmd_request_stop(struct lull_pmd *pmd)
+{
+	atomic_store_explicit(&pmd->stop, true, memory_order_release);
+}
+
+uint64_t
+lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		sum += lull_counter_read(dropped ? &pmd->txqs[p].dropped : &pmd->txqs[p].sent);
+	return sum;
+}
+
+void
+lull_pmd_burst_view(
+	const struct lull_pmd_params *prm, double lateness_us, struct lull_burst_view *v)
+{
+	const struct lull_policy_params *p = &prm->policy;
+	uint64_t late_ns = (uint64_t)(lateness_us * 1000);
+	uint64_t cap_ns = lull_policy_burst_cap_ns(p, late_ns);
+	double need = p->line_ppns * ((double)p->max_sleep_ns + (double)late_ns);
+
+	v->ring = p->min_ring;
+	v->ring_port = prm->ring_port;
+	v->line_mpps = p->line_ppns * 1e3;
+	v->line_assumed = prm->line_assumed;
+	v->fill_us = (double)lull_policy_ring_fill_ns(p) / 1e3;
+	v->tolerance =
+		p->kind == LULL_POLICY_OFF
+			? 0
+			: lull_policy_burst_tolerance(p,
+				  (cap_ns < p->max_sleep_ns ? cap_ns : p->max_sleep_ns) + late_ns);
+	v->asked = p->burst_tol;
+	v->cap_us = cap_ns == UINT64_MAX ? -1.0 : (double)cap_ns / 1e3;
+	v->ring_for_any = 1;
+	while (v->ring_for_any < need + 1 && v->ring_for_any < (1u << 30))
+		v->ring_for_any <<= 1;
+}
+
+void
+lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out)
+{
+	lull_hist_snapshot(out, &pmd->burst_pkts);
+	lull_hist_add_n(out, pmd->burst, lull_counter_read(&pmd->stats[LULL_PMD_FULL_BURSTS]));
+}
+
+uint64_t
+lull_pmd_rx_total(const struct lull_pmd *pmd, uint16_t port)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		if (port == UINT16_MAX || p == port)
+			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+				sum += lull_counter_read(&pmd->rx_pkts[p][q]);
+	return sum;
+}
