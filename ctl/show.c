@@ -89,7 +89,27 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64
 			" woken by a packet, %" PRIu64 " of them finding nothing)\n",
 			u(p, "intr_waits"), u(p, "intr_wakes"), u(p, "intr_empty_wakes"));
+		fprintf(out, "  - in interrupt waits: %13.1f %% of used cycles, %" PRIu64
+			     " ended by control\n",
+			pct(u(p, "intr_cycles"), used), u(p, "control_wakes"));
+		fprintf(out,
+			"  Budget misses:       %14" PRIu64 "  (%5.2f %% of sleeps longer than "
+			"the budget)\n",
+			u(p, "budget_misses"), pct(u(p, "budget_misses"), sleeps));
+		if (u(p, "early_wakes"))
+			fprintf(out, "  Early wakes:         %14" PRIu64 "  (tpause/monitor)\n",
+				u(p, "early_wakes"));
 	}
+}
+
+/* A CPU cost in us, or "n/a" before it was measured. */
+static const char *
+us_or_na(uint64_t ns, char *buf)
+{
+	if (ns == 0)
+		return "n/a";
+	snprintf(buf, 16, "%.1f us", (double)ns / 1e3);
+	return buf;
 }
 
 void
@@ -97,6 +117,7 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 {
 	const char *key;
 	json_t *p;
+	char a[16], b[16];
 
 	json_object_foreach(sleep, key, p)
 	{
@@ -127,9 +148,22 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 				" absorbs any burst)\n",
 				u(p, "burst_tolerance"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
 				s(p, "line_mpps"), s(p, "line_rate"), u(p, "ring_for_any_burst"));
-		fprintf(out, "  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us\n",
+		fprintf(out,
+			"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us, "
+			"budget misses %" PRIu64 "\n",
 			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
-			(double)u(p, "avg_oversleep_ns") / 1e3);
+			(double)u(p, "avg_oversleep_ns") / 1e3, u(p, "budget_misses"));
+		fprintf(out,
+			"  cost model: wake lateness p50 %.1f us, p99 %.1f us; CPU per wait: "
+			"timed %s, interrupt %s; %.0f ns per packet\n",
+			(double)u(p, "late_p50_ns") / 1e3, (double)u(p, "late_p99_ns") / 1e3,
+			us_or_na(u(p, "timed_wait_cpu_ns"), a), us_or_na(u(p, "intr_wait_cpu_ns"), b),
+			(double)u(p, "pkt_ns"));
+		fprintf(out,
+			"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
+			"interrupt waits below %.1f kpps\n",
+			s(p, "mode"), (double)u(p, "rate_pps") / 1e3, (double)u(p, "peak_pps") / 1e3,
+			(double)u(p, "planned_sleep_ns") / 1e3, (double)u(p, "intr_below_pps") / 1e3);
 	}
 }
 

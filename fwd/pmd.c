@@ -4,6 +4,7 @@
 #include "yield.h"
 
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_branch_prediction.h>
@@ -11,6 +12,10 @@
 
 /* At stop, keep polling until a poll finds nothing, for at most this long. */
 #define LULL_DRAIN_MAX_US 10000
+
+/* One wait in this many has its CPU time measured (two clock_gettime calls of
+ * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
+#define LULL_CPU_SAMPLE_EVERY 16
 
 /* tx_buffer error callback: retry a bounded number of times, then free and count. */
 void
@@ -124,22 +129,35 @@ recheck(void *ctx)
 	return poll_all(ctx);
 }
 
-/* A wait ended: account it, feed the policy, restart the iteration clocks. */
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A wait ended: account it, feed the policy and its cost model, restart the
+ * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else 0. */
 static void
 waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end end,
-	uint64_t t0_tsc, uint64_t t1_tsc)
+	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns)
 {
 	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
+	bool intr = req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE;
 
 	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	if (req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE) {
-		if (end != LULL_WAIT_RECHECK)
-			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
+	if (intr && end != LULL_WAIT_RECHECK) {
+		lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
+		lull_counter_add(&pmd->stats[LULL_PMD_INTR_TSC], t1_tsc - t0_tsc);
 		if (end == LULL_WAIT_WOKEN) {
 			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
 			pmd->woken = true;
+		} else if (end == LULL_WAIT_CONTROL) {
+			lull_counter_add(&pmd->stats[LULL_PMD_CTL_WAKES], 1);
 		}
-	} else {
+	} else if (!intr) {
 		lull_policy_slept(&pmd->policy, req->ns, act_ns);
 		lull_hist_add(&pmd->sleep_ns, act_ns);
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
@@ -147,6 +165,14 @@ waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
 		if (req->ns >= pmd->max_sleep_ns)
 			lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+		if (act_ns > pmd->budget_ns)
+			lull_counter_add(&pmd->stats[LULL_PMD_BUDGET_MISSES], 1);
+	}
+	if (cpu_ns != 0 && end != LULL_WAIT_RECHECK)
+		lull_policy_wait_cpu(&pmd->policy, intr, cpu_ns);
+	if (unlikely(pmd->waiter.early_wakes != 0)) {
+		lull_counter_add(&pmd->stats[LULL_PMD_EARLY_WAKES], pmd->waiter.early_wakes);
+		pmd->waiter.early_wakes = 0;
 	}
 	/* a wait as long as the yield already gave the CPU up: the next is due later */
 	if (pmd->yield_period_tsc != 0 && act_ns >= pmd->yield_ns)
@@ -155,10 +181,10 @@ waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end
 }
 
 /*
- * Phase 4: ask the policy; wait if it says so - after a long idle for an rx
- * interrupt where every queue has one, else with the wake backend. Nothing
- * waits in a tx buffer meanwhile. n_rx: what this iteration's poll received.
- * @return whether it waited.
+ * Phase 4: ask the policy; wait if it says so, the way it says: for an rx
+ * interrupt (where every queue has one) or a timed wait with the backend.
+ * Nothing waits in a tx buffer meanwhile. n_rx: what this iteration's poll
+ * received. @return whether it waited.
  */
 static bool
 idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
@@ -170,7 +196,8 @@ idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	 * rather than wait for an interrupt the packet may have spent already. */
 	bool empty_wake = pmd->woken && n_rx == 0;
 	enum lull_wait_end end;
-	uint64_t t0_tsc;
+	uint64_t t0_tsc, cpu0_ns = 0;
+	bool sample;
 
 	pmd->woken = false;
 	if (empty_wake)
@@ -182,12 +209,19 @@ idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	if (req.ns == 0)
 		return false;
 	if (pmd->waiter.intr_ok && !empty_wake &&
-		lull_policy_idle_ns(&pmd->policy, now_ns) >= pmd->intr_after_ns)
+		lull_policy_mode(&pmd->policy) == LULL_MODE_INTR)
 		req.mode = LULL_WAIT_INTR;
+	else
+		pmd->planned_ns = req.ns;
 	flush_all(pmd);
+	sample = --pmd->cpu_sample == 0;
+	if (sample) {
+		pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
+		cpu0_ns = thread_cpu_ns();
+	}
 	t0_tsc = rte_rdtsc();
 	end = lull_wait(&pmd->waiter, &req);
-	waited(pmd, &req, end, t0_tsc, rte_rdtsc());
+	waited(pmd, &req, end, t0_tsc, rte_rdtsc(), sample ? thread_cpu_ns() - cpu0_ns + 1 : 0);
 	return true;
 }
 
@@ -278,7 +312,12 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
-	ret = lull_waiter_attach(&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, &bad);
+	pmd->budget_ns = prm->policy.kind == LULL_POLICY_RATE ? prm->policy.budget_ns
+							     : prm->policy.max_sleep_ns;
+	ret = lull_waiter_attach(
+		&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, pmd->ctl_fd, &bad);
+	pmd->policy.p.intr = pmd->waiter.intr_ok;
+	pmd->policy.p.intr_after_ns = pmd->intr_after_ns;
 	/* read by the control plane once it sees the ack (release below) */
 	pmd->intr_error = ret;
 	pmd->intr_error_rxq = ret < 0 ? wq[bad] : (struct lull_wait_queue){0, 0};
@@ -288,6 +327,34 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	pmd->next_yield_tsc = rte_rdtsc() + pmd->yield_period_tsc;
 	pmd->params = prm;
 	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);
+}
+
+/* The cost model, for the views (gauges on the histograms' lines). */
+static void
+publish_model(struct lull_pmd *pmd)
+{
+	const struct lull_policy *pol = &pmd->policy;
+	const struct lull_cost *c = &pol->cost;
+	lull_counter_t *m = pmd->model;
+
+	atomic_store_explicit(&m[LULL_MODEL_LATE_P50_NS], c->late_p50_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_LATE_P99_NS], c->late_p99_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_LATE_MEAN_NS], c->late_mean_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_TIMED_CPU_NS], c->wait_cpu_ns[LULL_COST_TIMED],
+		memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_INTR_CPU_NS], c->wait_cpu_ns[LULL_COST_INTR], memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_CPU_SAMPLES],
+		c->cpu_samples[LULL_COST_TIMED] + c->cpu_samples[LULL_COST_INTR],
+		memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_RATE_PPS], (uint64_t)(pol->rate_ppns * 1e9), memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_PEAK_PPS], (uint64_t)(pol->peak_ppns * 1e9), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_SLEEP_NS], pmd->planned_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_INTR_BELOW_PPS],
+		(uint64_t)lull_policy_intr_below_pps(pol, pmd->planned_ns), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_MODE], pol->mode, memory_order_relaxed);
 }
 
 /*
@@ -306,6 +373,8 @@ housekeeping(struct lull_pmd *pmd)
 		reload(pmd, next);
 		pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	}
+	if (pmd->sleeping)
+		publish_model(pmd);
 	yield_if_due(pmd);
 	return false;
 }
@@ -317,6 +386,7 @@ lull_pmd_run(void *arg)
 	unsigned int tick = 0;
 
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
+	pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {

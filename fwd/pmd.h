@@ -54,7 +54,27 @@ enum lull_pmd_stat {
 	LULL_PMD_YIELDS,          /**< housekeeping yields (--yield-hz) */
 	LULL_PMD_YIELD_TSC,       /**< cycles given up by them (also in SLEEP_TSC) */
 	LULL_PMD_FULL_BURSTS,     /**< rx bursts that came full: counted, not put in burst_pkts */
+	LULL_PMD_INTR_TSC,        /**< cycles in interrupt waits (also in SLEEP_TSC) */
+	LULL_PMD_BUDGET_MISSES,   /**< timed waits that took longer than the budget */
+	LULL_PMD_EARLY_WAKES,     /**< tpause/monitor returns before the deadline (waited on) */
+	LULL_PMD_CTL_WAKES,       /**< interrupt waits ended by the control plane */
 	LULL_PMD_N_STATS,
+};
+
+/** The cost model as the PMD last saw it (lib/cost, lib/policy): gauges, not sums. */
+enum lull_pmd_model {
+	LULL_MODEL_LATE_P50_NS, /**< timed waits' lateness, recent median */
+	LULL_MODEL_LATE_P99_NS, /**< and 99th percentile: what the budget is kept with */
+	LULL_MODEL_LATE_MEAN_NS,
+	LULL_MODEL_TIMED_CPU_NS, /**< CPU per timed wait, sampled; 0 = not yet */
+	LULL_MODEL_INTR_CPU_NS,  /**< CPU per interrupt wait, sampled; 0 = not yet */
+	LULL_MODEL_CPU_SAMPLES,  /**< waits whose CPU was sampled */
+	LULL_MODEL_RATE_PPS,     /**< arrival rate estimate */
+	LULL_MODEL_PEAK_PPS,     /**< peak rate the ring bound is kept for */
+	LULL_MODEL_SLEEP_NS,     /**< the last timed sleep planned */
+	LULL_MODEL_INTR_BELOW_PPS, /**< interrupt waits below this rate (0 = none) */
+	LULL_MODEL_MODE,           /**< enum lull_policy_mode of the last wait */
+	LULL_PMD_N_MODEL,
 };
 
 /** Tx toward one port from one PMD: a buffer and the PMD's own tx queue. */
@@ -125,6 +145,9 @@ struct lull_pmd {
 	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
 	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
 		     */
+	uint32_t cpu_sample; /**< waits until the next whose CPU time is sampled */
+	uint64_t budget_ns;  /**< a timed wait longer than this is a budget miss */
+	uint64_t planned_ns; /**< the last timed wait asked for */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
@@ -151,11 +174,16 @@ struct lull_pmd {
 	int intr_error;                        /**< 0, or why a queue's interrupt was refused */
 	struct lull_wait_queue intr_error_rxq; /**< that queue */
 	_Atomic bool intr_on;                  /**< interrupt waits possible with this block */
+	/** An eventfd in the PMD's epoll set while it may wait for an interrupt: ctl
+	 * writes it after a stop request or a new block, so that the wait ends at once
+	 * (grout wakes its workers the same way). Created and closed by ctl. */
+	int ctl_fd;
 
 	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). Their own lines: the
 	 * data plane writes them, the control plane polls the line above. */
 	alignas(RTE_CACHE_LINE_SIZE) struct lull_hist burst_pkts; /**< per non-full rx burst */
 	struct lull_hist sleep_ns; /**< actual duration of each wait */
+	lull_counter_t model[LULL_PMD_N_MODEL]; /**< dp: w at housekeeping; ctl: r */
 
 	/* Control-plane only. */
 	unsigned int lcore;
@@ -215,6 +243,10 @@ void lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg);
 
 /** lcore function (rte_eal_remote_launch): poll until asked to stop. */
 int lull_pmd_run(void *arg);
+
+/** End the PMD's interrupt wait, if it is in one, so that it looks at its control
+ * line now (a stop, a new block). Any thread; async-signal-safe (one write). */
+void lull_pmd_kick(struct lull_pmd *pmd);
 
 /** Ask a running PMD to stop (returns at once; wait with rte_eal_wait_lcore()). */
 void lull_pmd_request_stop(struct lull_pmd *pmd);

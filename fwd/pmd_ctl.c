@@ -6,9 +6,14 @@
  */
 #include "pmd.h"
 
+#include "log.h"
+
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_malloc.h>
@@ -122,6 +127,12 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 	atomic_init(&pmd->next, NULL);
 	atomic_init(&pmd->ack, 0);
 	atomic_init(&pmd->tid, 0);
+	/* without it a PMD in an interrupt wait sees control at its bound (--intr-wait-max-ms) */
+	pmd->ctl_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pmd->ctl_fd < 0)
+		LULL_LOG(WARNING, "PMD on lcore %u: eventfd: %s; control reaches a PMD in an "
+				  "interrupt wait within --intr-wait-max-ms only",
+			lcore, strerror(errno));
 	lull_hist_init(&pmd->burst_pkts);
 	lull_hist_init(&pmd->sleep_ns);
 	*ret = lull_pmd_publish(pmd, params, false, 0);
@@ -178,6 +189,7 @@ lull_pmd_publish(
 		return ret;
 	}
 	atomic_store_explicit(&pmd->next, params, memory_order_release);
+	lull_pmd_kick(pmd);
 	if (running) {
 		ret = -ETIMEDOUT;
 		for (unsigned int i = 0; i < timeout_ms * 10; i++) {
@@ -219,13 +231,26 @@ lull_pmd_free(struct lull_pmd *pmd)
 	if (pmd->pending != pmd->ctl_params)
 		rte_free((void *)(uintptr_t)pmd->pending);
 	rte_free((void *)(uintptr_t)pmd->ctl_params);
+	if (pmd->ctl_fd >= 0)
+		close(pmd->ctl_fd);
 	rte_free(pmd);
+}
+
+void
+lull_pmd_kick(struct lull_pmd *pmd)
+{
+	uint64_t one = 1;
+
+	/* EAGAIN only when the counter is full: it is readable then anyway */
+	if (pmd->ctl_fd >= 0 && write(pmd->ctl_fd, &one, sizeof(one)) < 0)
+		return;
 }
 
 void
 lull_pmd_request_stop(struct lull_pmd *pmd)
 {
 	atomic_store_explicit(&pmd->stop, true, memory_order_release);
+	lull_pmd_kick(pmd);
 }
 
 uint64_t

@@ -128,12 +128,13 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 			continue;
 		fprintf(out,
 			"pmd %u: busy-threshold hits %" PRIu64 " (%.1f %% of busy iterations), "
-			"max-sleep hits %" PRIu64 "\n",
+			"max-sleep hits %" PRIu64 ", budget misses %" PRIu64 "\n",
 			pmd->index, lull_counter_read(&c[LULL_PMD_BUSY_HITS]),
 			busy_it ? 100.0 * (double)lull_counter_read(&c[LULL_PMD_BUSY_HITS]) /
 					  (double)busy_it
 				: 0.0,
-			lull_counter_read(&c[LULL_PMD_MAX_SLEEP_HITS]));
+			lull_counter_read(&c[LULL_PMD_MAX_SLEEP_HITS]),
+			lull_counter_read(&c[LULL_PMD_BUDGET_MISSES]));
 		if (pmd->intr_after_ns != 0)
 			fprintf(out,
 				"pmd %u: rx interrupts %s; waits %" PRIu64

@@ -93,6 +93,24 @@ static const struct {
 	{LULL_PMD_YIELDS, "yields"},
 	{LULL_PMD_YIELD_TSC, "yield_cycles"},
 	{LULL_PMD_FULL_BURSTS, "full_bursts"},
+	{LULL_PMD_INTR_TSC, "intr_cycles"},
+	{LULL_PMD_BUDGET_MISSES, "budget_misses"},
+	{LULL_PMD_EARLY_WAKES, "early_wakes"},
+	{LULL_PMD_CTL_WAKES, "control_wakes"},
+};
+
+static const char *const model_names[LULL_PMD_N_MODEL] = {
+	[LULL_MODEL_LATE_P50_NS] = "late_p50_ns",
+	[LULL_MODEL_LATE_P99_NS] = "late_p99_ns",
+	[LULL_MODEL_LATE_MEAN_NS] = "late_mean_ns",
+	[LULL_MODEL_TIMED_CPU_NS] = "timed_wait_cpu_ns",
+	[LULL_MODEL_INTR_CPU_NS] = "intr_wait_cpu_ns",
+	[LULL_MODEL_CPU_SAMPLES] = "cpu_samples",
+	[LULL_MODEL_RATE_PPS] = "rate_pps",
+	[LULL_MODEL_PEAK_PPS] = "peak_pps",
+	[LULL_MODEL_SLEEP_NS] = "planned_sleep_ns",
+	[LULL_MODEL_INTR_BELOW_PPS] = "intr_below_pps",
+	[LULL_MODEL_MODE] = "mode",
 };
 
 static void
@@ -262,6 +280,20 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "sleeps", v->stats[LULL_PMD_SLEEPS]);
 	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", dv.avg_sleep_ns);
 	rte_tel_data_add_dict_u64(c, "avg_oversleep_ns", dv.avg_oversleep_ns);
+	rte_tel_data_add_dict_u64(c, "budget_misses", v->stats[LULL_PMD_BUDGET_MISSES]);
+	rte_tel_data_add_dict_u64(c, "pkt_ns",
+		(uint64_t)(dv.cycles_per_pkt * 1e9 / (double)rte_get_tsc_hz()));
+	for (unsigned int k = 0; k < LULL_PMD_N_MODEL; k++) {
+		uint64_t val = lull_counter_read(&fwd->pmds[i]->model[k]);
+
+		if (k == LULL_MODEL_MODE)
+			rte_tel_data_add_dict_string(c, model_names[k],
+				val == LULL_MODE_INTR ? "interrupt"
+				: val == LULL_MODE_POLL ? "poll"
+							: "sleep");
+		else
+			rte_tel_data_add_dict_u64(c, model_names[k], val);
+	}
 }
 
 static int

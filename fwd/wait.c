@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 
 #include <rte_cpuflags.h>
@@ -31,6 +32,7 @@ lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t intr_
 	char *err, size_t errlen)
 {
 	memset(w, 0, sizeof(*w));
+	w->ctl_fd = -1;
 	w->tsc_hz = rte_get_tsc_hz();
 	w->intr_wait_max_ms = (int)intr_wait_max_ms;
 	switch (kind) {
@@ -93,9 +95,32 @@ steer_signals(const struct lull_waiter *w, bool to_me)
 			fcntl(w->async_fd[i], F_SETOWN_EX, &own);
 }
 
+/* epoll callback of the control eventfd: empty it, so that it wakes once per write. */
+static void
+ctl_drain(int fd, void *arg)
+{
+	uint64_t v;
+
+	(void)arg;
+	if (read(fd, &v, sizeof(v)) < 0)
+		return; /* EAGAIN: another read took it */
+}
+
+static void
+ctl_attach(struct lull_waiter *w, int ctl_fd)
+{
+	memset(&w->ctl_ev, 0, sizeof(w->ctl_ev));
+	w->ctl_ev.epdata.event = EPOLLIN;
+	w->ctl_ev.epdata.cb_fun = ctl_drain;
+	w->ctl_fd = ctl_fd >= 0 && rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_ADD, ctl_fd,
+					   &w->ctl_ev) == 0
+			    ? ctl_fd
+			    : -1;
+}
+
 int
 lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
-	bool want_intr, unsigned int *bad)
+	bool want_intr, int ctl_fd, unsigned int *bad)
 {
 	w->n_queues = n < LULL_PMD_MAX_RXQS ? n : LULL_PMD_MAX_RXQS;
 	memcpy(w->queues, q, sizeof(*q) * w->n_queues);
@@ -120,6 +145,7 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 		w->async_fd[i] = fl >= 0 && (fl & O_ASYNC) ? fd : -1;
 	}
 	steer_signals(w, true);
+	ctl_attach(w, ctl_fd);
 	w->intr_ok = true;
 	return 0;
 }
@@ -128,6 +154,9 @@ void
 lull_waiter_detach(struct lull_waiter *w)
 {
 	if (w->intr_ok) {
+		if (w->ctl_fd >= 0)
+			rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_DEL, w->ctl_fd, &w->ctl_ev);
+		w->ctl_fd = -1;
 		steer_signals(w, false);
 		for (unsigned int i = 0; i < w->n_queues; i++)
 			intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
@@ -144,10 +173,34 @@ wait_nanosleep(uint64_t ns)
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 }
 
-/* monitor: sleep on the next rx descriptor of every queue, or until the deadline.
- * The addresses move as rings advance, so they are read again for every wait. */
+/* Whether a monitored descriptor says a packet landed (its callback would abort). */
+static bool
+monitor_hit(const struct rte_power_monitor_cond *c)
+{
+	uint64_t v;
+
+	switch (c->size) {
+	case 1:
+		v = *(const volatile uint8_t *)c->addr;
+		break;
+	case 2:
+		v = *(const volatile uint16_t *)c->addr;
+		break;
+	case 4:
+		v = *(const volatile uint32_t *)c->addr;
+		break;
+	default:
+		v = *(const volatile uint64_t *)c->addr;
+		break;
+	}
+	return c->fn != NULL && c->fn(v, c->opaque) != 0;
+}
+
+/* monitor: sleep on the next rx descriptor of every queue, until a packet or
+ * the deadline. The addresses move as rings advance, so they are read for every
+ * wait; a return with no packet before the deadline waits again. */
 static void
-wait_monitor(const struct lull_waiter *w, uint64_t ns)
+wait_monitor(struct lull_waiter *w, uint64_t ns)
 {
 	struct rte_power_monitor_cond pmc[LULL_PMD_MAX_RXQS];
 	uint64_t deadline_tsc = rte_rdtsc() + ns * w->tsc_hz / 1000000000;
@@ -158,14 +211,34 @@ wait_monitor(const struct lull_waiter *w, uint64_t ns)
 			return;
 		}
 	}
-	if (w->n_queues == 1)
-		rte_power_monitor(&pmc[0], deadline_tsc);
-	else
-		rte_power_monitor_multi(pmc, w->n_queues, deadline_tsc);
+	for (;;) {
+		if (w->n_queues == 1)
+			rte_power_monitor(&pmc[0], deadline_tsc);
+		else
+			rte_power_monitor_multi(pmc, w->n_queues, deadline_tsc);
+		if (rte_rdtsc() >= deadline_tsc)
+			return;
+		for (unsigned int i = 0; i < w->n_queues; i++)
+			if (monitor_hit(&pmc[i]))
+				return;
+		w->early_wakes++;
+	}
+}
+
+/* tpause until the deadline: one TPAUSE ends at the OS's cap or an interrupt. */
+static void
+wait_tpause(struct lull_waiter *w, uint64_t deadline_tsc)
+{
+	for (;;) {
+		rte_power_pause(deadline_tsc);
+		if (rte_rdtsc() >= deadline_tsc)
+			return;
+		w->early_wakes++;
+	}
 }
 
 static void
-wait_timed(const struct lull_waiter *w, uint64_t ns)
+wait_timed(struct lull_waiter *w, uint64_t ns)
 {
 	uint64_t deadline_tsc;
 
@@ -183,7 +256,7 @@ wait_timed(const struct lull_waiter *w, uint64_t ns)
 			rte_pause();
 		return;
 	}
-	rte_power_pause(deadline_tsc); /* tpause, or auto's short waits */
+	wait_tpause(w, deadline_tsc); /* tpause, or auto's short waits */
 }
 
 static void
@@ -210,6 +283,9 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, w->intr_wait_max_ms);
 
 		end = k > 0 ? LULL_WAIT_WOKEN : LULL_WAIT_TIMEOUT;
+		for (int i = 0; i < k; i++)
+			if (w->ctl_fd >= 0 && ev[i].fd == w->ctl_fd)
+				end = LULL_WAIT_CONTROL;
 	}
 	intr_arm(w, false);
 	return end;

@@ -13,12 +13,16 @@
  *    lowest wake latency, no CPU saved - for comparison and tiny waits);
  *  - tpause: rte_power_pause() (WAITPKG: the core rests in C0.1/C0.2 until the
  *    TSC deadline); auto uses it for waits shorter than LULL_TPAUSE_MAX_NS and
- *    nanosleep above, where giving the CPU back is worth the wake cost;
+ *    nanosleep above, where giving the CPU back is worth the wake cost. The OS
+ *    caps one TPAUSE at IA32_UMWAIT_CONTROL's limit (~100k TSC cycles): it is
+ *    repeated until the deadline and each early return counted;
  *  - monitor: rte_power_monitor(_multi) on the next rx descriptor of every
- *    polled queue: wakes when a packet lands or at the deadline.
+ *    polled queue: wakes when a packet lands or at the deadline; a return with
+ *    no packet before the deadline (the same cap) waits again, and counts.
  * Interrupt waits: arm the rx interrupt of every polled queue, look at the
  * queues once more (what came before arming is seen now), then epoll until an
- * interrupt or the waiter's bound (--intr-wait-max-ms).
+ * interrupt, the control plane's eventfd (a stop, a new parameter block) or
+ * the waiter's bound (--intr-wait-max-ms).
  *
  * Threads: lull_waiter_init() and lull_waiter_describe() run on the control
  * plane; attach, detach and lull_wait() on the PMD thread that owns the waiter.
@@ -29,6 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <rte_epoll.h>
 
 #include "config.h"
 
@@ -52,6 +58,9 @@ struct lull_waiter {
 	/** Per queue: its interrupt fd when that fd signals its owner on input (O_ASYNC, as
 	 * net_tap's do for its rx trigger), else -1. */
 	int async_fd[LULL_PMD_MAX_RXQS];
+	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
+	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
+	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
 };
 
 enum lull_wait_mode {
@@ -65,6 +74,7 @@ enum lull_wait_end {
 	LULL_WAIT_WOKEN,    /**< an rx interrupt */
 	LULL_WAIT_TIMEOUT,  /**< an interrupt wait that reached intr_wait_max_ms */
 	LULL_WAIT_RECHECK,  /**< an interrupt wait not taken: the queues had packets */
+	LULL_WAIT_CONTROL,  /**< an interrupt wait ended by the control plane's eventfd */
 };
 
 struct lull_wait_req {
@@ -83,13 +93,14 @@ int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t i
 
 /**
  * On the PMD thread, at a (re)load: take the queues it polls and, with
- * want_intr, put their rx interrupts in this thread's epoll set.
+ * want_intr, put their rx interrupts in this thread's epoll set, and ctl_fd
+ * (an eventfd of the control plane, or -1) with them.
  *
  * @return 0, or the negative errno of the first queue that cannot interrupt
  *   (*bad is its index; interrupt waits are then off, timed waits work).
  */
 int lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
-	bool want_intr, unsigned int *bad);
+	bool want_intr, int ctl_fd, unsigned int *bad);
 
 /** On the PMD thread: take the interrupts out of its epoll set. */
 void lull_waiter_detach(struct lull_waiter *w);

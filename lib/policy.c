@@ -4,9 +4,19 @@
 #include <errno.h>
 #include <string.h>
 
-/* rate: the arrival rate is re-estimated every period; the peak halves in ~0.7 s. */
+/* rate: the arrival rate is re-estimated every period; the peak decays by
+ * elapsed time, to 1/e in PEAK_TAU_NS. */
 #define RATE_PERIOD_NS 1000000u
-#define PEAK_DECAY     1024u
+#define PEAK_TAU_NS    1000000000u
+
+/* A timed wait's CPU should be at most 1/WAKE_SHARE of the time between two
+ * polls: where a wake costs 25 us (this VM) sleeps are >= 8x that minus the
+ * lateness; where it costs 1.5 us (tpause, bare metal) short sleeps are fine. */
+#define WAKE_SHARE 8u
+
+/* A backend whose 99th percentile lateness alone exceeds the budget: poll, and
+ * take one short wait per LATE_PROBE_NS to see whether it got better. */
+#define LATE_PROBE_NS 10000000u
 
 /* Linger is kept while at least a quarter of lingers, and twice as many as
  * chance would, end with a packet (a reply that follows a request); otherwise
@@ -71,6 +81,7 @@ lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
 	memset(pol, 0, sizeof(*pol));
 	pol->p = *p;
 	pol->linger_score = LINGER_ONE; /* linger until shown useless */
+	lull_cost_init(&pol->cost);
 	pol->drained = true;
 }
 
@@ -123,7 +134,11 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	pol->spell_pkts += n;
 	pol->drained = !full;
 	if (busy && now_ns > pol->spell_start_ns) {
-		double inst = (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns);
+		/* Over at least the sleep the bound is for: a micro-burst of 64 packets
+		 * at line rate is 64 packets per sleep, not line rate for a whole sleep. */
+		uint64_t span_ns = now_ns - pol->spell_start_ns;
+		double inst = (double)pol->spell_pkts /
+			      (double)(span_ns > pol->peak_win_ns ? span_ns : pol->peak_win_ns);
 
 		if (inst > pol->peak_ppns)
 			pol->peak_ppns = inst;
@@ -135,7 +150,10 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 		double sample = (double)pol->period_pkts / (double)elapsed;
 
 		pol->rate_ppns = (pol->rate_ppns + sample) / 2;
-		pol->peak_ppns -= pol->peak_ppns / PEAK_DECAY;
+		/* by time, not per decision: after a 100 ms interrupt wait, 100 ms of decay */
+		pol->peak_ppns -= elapsed >= PEAK_TAU_NS
+					  ? pol->peak_ppns
+					  : pol->peak_ppns * (double)elapsed / PEAK_TAU_NS;
 		if (sample > pol->peak_ppns)
 			pol->peak_ppns = sample;
 		pol->period_start_ns = now_ns;
@@ -188,34 +206,93 @@ linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
 	return false;
 }
 
-/* Sleep about the time a useful batch takes to arrive, but never longer than
- * the budget minus the measured oversleep, the maximum, or the time the
- * smallest ring takes to fill half at the highest rate seen recently. */
+double
+lull_policy_intr_below_pps(const struct lull_policy *pol, uint64_t sleep_ns)
+{
+	double ct = (double)lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+	double ci = (double)lull_cost_wait_ns(&pol->cost, LULL_COST_INTR);
+	double cycle_ns = (double)(sleep_ns + pol->cost.late_p50_ns);
+
+	/* An interrupt wake's latency is a scheduler wake-up, as late as a timed
+	 * wait's usually is: it must fit in the budget. */
+	if (!pol->p.intr || pol->cost.late_p50_ns > pol->p.budget_ns || cycle_ns <= 0)
+		return 0;
+	/* Per unit of time, timed sleeps cost ct / cycle, interrupts rate x ci (a wake
+	 * per packet, at low rates): they break even at ct / (ci x cycle). Unmeasured
+	 * costs count as equal. Enter below half of it, leave above it. */
+	return (ct > 0 && ci > 0 ? ct / ci : 1.0) / cycle_ns * 1e9 / 2;
+}
+
+/* The mode for the next wait, with hysteresis: interrupts below half the
+ * break-even rate, timed sleeps again above it (VPP's adaptive mode uses
+ * 10/5 vectors per frame; here the break-even comes from the measured costs). */
+static enum lull_policy_mode
+rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
+{
+	double below_pps = lull_policy_intr_below_pps(pol, sleep_ns);
+	double rate_pps = pol->rate_ppns * 1e9;
+
+	if (below_pps <= 0)
+		pol->intr_mode = false;
+	else if (pol->intr_mode && rate_pps > 2 * below_pps)
+		pol->intr_mode = false;
+	else if (!pol->intr_mode && rate_pps < below_pps)
+		pol->intr_mode = true;
+	return pol->intr_mode ? LULL_MODE_INTR : LULL_MODE_SLEEP;
+}
+
+/*
+ * Spend the budget to save CPU: sleep as long as the budget minus the 99th
+ * percentile of the lateness (a packet that arrives as a wait starts waits all
+ * of it), the maximum and the ring allow - at least long enough for a useful
+ * batch and for the wait's CPU to stay a small share of the cycle. Where the
+ * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
+ */
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
-	uint64_t cap, want;
+	uint64_t cap, want, late_ns = lull_policy_late_ns(pol), cost_ns, floor_ns;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
 		return 0;
 	if (linger(pol, now_ns, n))
 		return 0;
-	cap = pol->p.budget_ns > pol->oversleep_ns ? pol->p.budget_ns - pol->oversleep_ns : 0;
+	cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
 	if (cap < pol->p.step_ns) {
-		/* The backend oversleeps the whole budget: poll, and let the estimate
-		 * age so that a passing hiccup does not stop sleeping for good. */
-		pol->oversleep_ns -= pol->oversleep_ns / 256;
-		return 0;
+		/* The backend's tail alone exceeds the budget: poll. Now and then the past
+		 * weighs half and a probe re-measures, so that a passing hiccup (a host
+		 * stall: a few waits of ms) stops sleeping for tens of ms, not for good;
+		 * a backend that stays late keeps its tail, the probes confirm it. */
+		if (now_ns - pol->probe_ns < LATE_PROBE_NS)
+			return 0;
+		pol->probe_ns = now_ns;
+		lull_cost_forget(&pol->cost);
+		return pol->p.step_ns;
 	}
 	cap = min_u64(cap, pol->p.max_sleep_ns);
-	if (pol->peak_ppns > 0 && (double)pol->p.min_ring / 2 / pol->peak_ppns < (double)cap)
-		cap = (uint64_t)((double)pol->p.min_ring / 2 / pol->peak_ppns);
+	pol->peak_win_ns = cap;
+	/* the ring: at the peak rate, half of it fills in the sleep and its lateness */
+	if (pol->peak_ppns > 0) {
+		double ring_ns = (double)pol->p.min_ring / 2 / pol->peak_ppns - (double)late_ns;
+
+		if (ring_ns < (double)cap)
+			cap = ring_ns > 0 ? (uint64_t)ring_ns : 0;
+	}
 	/* in double: a rate near zero would overflow an integer */
 	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
 		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
 		       : cap;
-	return want < pol->p.step_ns ? 0 : want; /* shorter than a step: not worth a wait */
+	cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+	floor_ns = WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
+			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
+			   : 0;
+	want = min_u64(want > floor_ns ? want : floor_ns, cap);
+	/* shorter than a step, or than the CPU the wait itself costs: polling is cheaper */
+	if (want < pol->p.step_ns || want <= cost_ns)
+		return 0;
+	pol->mode = rate_mode(pol, want);
+	return want;
 }
 
 uint64_t
@@ -236,6 +313,7 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 	}
 	if (n > 0)
 		pol->last_pkt_ns = now_ns;
+	pol->mode = LULL_MODE_SLEEP;
 	switch (pol->p.kind) {
 	case LULL_POLICY_OVS:
 		s = decide_ovs(pol, busy);
@@ -255,8 +333,18 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 	/* Before the first wait is measured its lateness is unknown: the first capped
 	 * sleep takes half the ring's fill time (then the measure takes over). */
 	if (!pol->slept && pol->p.burst_tol > pol->p.min_ring)
-		return min_u64(s, lull_policy_ring_fill_ns(&pol->p) / 2);
-	return min_u64(s, lull_policy_burst_cap_ns(&pol->p, pol->oversleep_ns));
+		s = min_u64(s, lull_policy_ring_fill_ns(&pol->p) / 2);
+	else
+		s = min_u64(s, lull_policy_burst_cap_ns(&pol->p, lull_policy_late_ns(pol)));
+	if (s == 0) {
+		pol->mode = LULL_MODE_POLL;
+		return 0;
+	}
+	/* any kind: a long idle hands over to interrupts (--intr-after-ms) */
+	if (pol->p.intr && pol->p.intr_after_ns > 0 &&
+		lull_policy_idle_ns(pol, now_ns) >= pol->p.intr_after_ns)
+		pol->mode = LULL_MODE_INTR;
+	return s;
 }
 
 uint64_t
@@ -296,4 +384,6 @@ lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actua
 	/* the first measure is the estimate; then a smoothed mean */
 	pol->oversleep_ns = pol->slept ? (7 * pol->oversleep_ns + over) / 8 : over;
 	pol->slept = true;
+	/* the distribution takes the whole lateness: its tail is what it is for */
+	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
 }

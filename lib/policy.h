@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cost.h"
+
 #define LULL_MAX_SLEEP_NS   10000000u /**< 10 ms: longest sleep any policy may ask for */
 #define LULL_POLICY_MAX_WIN 1024      /**< longest history of the window policy */
 
@@ -43,6 +45,17 @@ struct lull_policy_params {
 	 * ring's fill time minus the measured lateness; 0 (or <= min_ring) caps nothing. */
 	uint32_t burst_tol;
 	double line_ppns; /**< worst-case arrival rate (line rate, 64-byte frames), packets/ns */
+	/** Every polled queue can interrupt and interrupt waits are allowed: rate picks
+	 * them by its cost model; any kind hands over after intr_after_ns of idle. */
+	bool intr;
+	uint64_t intr_after_ns; /**< upper bound of the idle before an interrupt wait */
+};
+
+/** How the PMD waits, as the last lull_policy_decide() chose. */
+enum lull_policy_mode {
+	LULL_MODE_POLL,  /**< no wait: poll again */
+	LULL_MODE_SLEEP, /**< a timed wait of the length decide returned */
+	LULL_MODE_INTR,  /**< wait for an rx interrupt (decide's length: if none can be armed) */
 };
 
 struct lull_policy {
@@ -62,7 +75,12 @@ struct lull_policy {
 	uint64_t period_pkts;
 	double rate_ppns;        /**< estimated arrival rate, packets per ns */
 	double peak_ppns;        /**< highest recent rate (of a busy burst), decays slowly */
-	uint64_t oversleep_ns;   /**< measured: actual - requested, smoothed */
+	uint64_t oversleep_ns;   /**< measured: actual - requested, smoothed, clipped */
+	struct lull_cost cost;   /**< measured wait costs and lateness (lib/cost) */
+	enum lull_policy_mode mode; /**< of the last decision */
+	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
+	uint64_t peak_win_ns;       /**< rate: the sleep the ring bound is judged over */
+	uint64_t probe_ns;          /**< rate: last lateness probe, when it cannot keep its budget */
 	uint64_t spell_start_ns; /**< when the rings were last known empty */
 	uint64_t spell_pkts;     /**< packets since then */
 	bool drained;            /**< the last iteration emptied every ring */
@@ -102,6 +120,34 @@ lull_policy_busy(const struct lull_policy *pol)
 
 /** At the end of an iteration: nanoseconds to wait before the next poll (0 = poll now). */
 uint64_t lull_policy_decide(struct lull_policy *pol, uint64_t now_ns);
+
+/** How the PMD should wait after the last decision. */
+static inline enum lull_policy_mode
+lull_policy_mode(const struct lull_policy *pol)
+{
+	return pol->mode;
+}
+
+/**
+ * rate with interrupts: the arrival rate (packets per second) below which the
+ * model prefers an interrupt per packet to timed sleeps of sleep_ns; it goes
+ * back to timed sleeps above twice that. 0 when it never does.
+ */
+double lull_policy_intr_below_pps(const struct lull_policy *pol, uint64_t sleep_ns);
+
+/** The lateness the rate policy plans with: the recent 99th percentile (0 before a wait). */
+static inline uint64_t
+lull_policy_late_ns(const struct lull_policy *pol)
+{
+	return pol->slept ? pol->cost.late_p99_ns : 0;
+}
+
+/** A sampled wait took cpu_ns of the thread's CPU (intr: an rx interrupt wait). */
+static inline void
+lull_policy_wait_cpu(struct lull_policy *pol, bool intr, uint64_t cpu_ns)
+{
+	lull_cost_wait_cpu(&pol->cost, intr ? LULL_COST_INTR : LULL_COST_TIMED, cpu_ns);
+}
 
 /** How long no packet came, as of the last decision at now_ns (every kind). */
 static inline uint64_t

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "cost.h"
+
+#include <string.h>
+
+/* Bucket 0 ends at 2^8 ns; four per octave up to 2^24 ns (16.8 ms) and beyond. */
+#define LATE_MIN_LOG2 8
+#define LATE_QUANTILES_EVERY 32u
+
+void
+lull_cost_init(struct lull_cost *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static unsigned int
+late_bucket(uint64_t ns)
+{
+	unsigned int k, b;
+
+	if (ns < (1u << LATE_MIN_LOG2))
+		return 0;
+	k = 63u - (unsigned int)__builtin_clzll(ns);
+	b = (k - LATE_MIN_LOG2) * 4 + (unsigned int)((ns >> (k - 2)) & 3) + 1;
+	return b < LULL_COST_LATE_BUCKETS ? b : LULL_COST_LATE_BUCKETS - 1;
+}
+
+/* The upper edge of bucket b: every value in it is below. */
+static uint64_t
+late_edge(unsigned int b)
+{
+	unsigned int k, q;
+
+	if (b == 0)
+		return 1u << LATE_MIN_LOG2;
+	k = (b - 1) / 4 + LATE_MIN_LOG2;
+	q = (b - 1) % 4;
+	return (uint64_t)(4 + q + 1) << (k - 2);
+}
+
+uint64_t
+lull_cost_late_quantile(const struct lull_cost *c, double q)
+{
+	uint64_t above = 0, allowed;
+
+	if (c->late_total == 0)
+		return 0;
+	/* from the top: the edge below which at least q of the samples lie */
+	allowed = (uint64_t)((1.0 - q) * (double)c->late_total);
+	for (unsigned int b = LULL_COST_LATE_BUCKETS; b-- > 0;) {
+		above += c->late[b];
+		if (above > allowed)
+			return late_edge(b);
+	}
+	return late_edge(0);
+}
+
+static void
+halve(struct lull_cost *c)
+{
+	c->late_total = 0;
+	for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++) {
+		c->late[b] /= 2;
+		c->late_total += c->late[b];
+	}
+}
+
+void
+lull_cost_forget(struct lull_cost *c)
+{
+	halve(c);
+	c->late_p50_ns = lull_cost_late_quantile(c, 0.50);
+	c->late_p99_ns = lull_cost_late_quantile(c, 0.99);
+}
+
+void
+lull_cost_late(struct lull_cost *c, uint64_t late_ns)
+{
+	c->late[late_bucket(late_ns)]++;
+	c->late_mean_ns = c->late_n ? (7 * c->late_mean_ns + late_ns) / 8 : late_ns;
+	c->late_n++;
+	if (++c->late_total >= LULL_COST_LATE_WINDOW)
+		halve(c);
+	/* the first samples each count; then the quantiles are read now and then,
+	 * and at once when a sample lands beyond the 99th percentile (the tail is
+	 * what the budget depends on) */
+	if (c->late_n <= LATE_QUANTILES_EVERY || ++c->late_since >= LATE_QUANTILES_EVERY ||
+		late_ns > c->late_p99_ns) {
+		c->late_since = 0;
+		c->late_p50_ns = lull_cost_late_quantile(c, 0.50);
+		c->late_p99_ns = lull_cost_late_quantile(c, 0.99);
+	}
+}
+
+void
+lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu_ns)
+{
+	c->wait_cpu_ns[w] = c->cpu_samples[w] ? (7 * c->wait_cpu_ns[w] + cpu_ns) / 8 : cpu_ns;
+	c->cpu_samples[w]++;
+}
+
+uint64_t
+lull_cost_wait_ns(const struct lull_cost *c, enum lull_cost_wait w)
+{
+	if (lull_cost_known(c, w))
+		return c->wait_cpu_ns[w];
+	if (lull_cost_known(c, (enum lull_cost_wait)(1 - w)))
+		return c->wait_cpu_ns[1 - w];
+	return c->late_p50_ns;
+}

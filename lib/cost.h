@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * A PMD's cost model, measured while it runs: how late its timed waits wake
+ * (a decaying distribution, so that the policy can keep its budget at the
+ * 99th percentile and not only on the mean), what one wait costs in CPU, by
+ * kind of wait (timed, rx interrupt). (What a packet costs is the PMD's busy
+ * cycles per packet, a counter the stats derive.) Pure C, no
+ * DPDK, no clock: the PMD (and lull-sim) feed it numbers.
+ *
+ * The lateness distribution is a log histogram, four buckets per power of two
+ * from 256 ns to 16 ms (a bucket is known to within 19 %; quantiles are read
+ * at a bucket's upper edge, so they err late, the safe side for a budget).
+ * Counts halve every LULL_COST_LATE_WINDOW samples: the estimate follows a
+ * machine whose load changes, and one preemption of milliseconds weighs as
+ * one sample - a tail, not the usual lateness.
+ */
+#ifndef LULL_COST_H
+#define LULL_COST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LULL_COST_LATE_BUCKETS 64
+#define LULL_COST_LATE_WINDOW  2048u /**< samples between two halvings */
+
+enum lull_cost_wait {
+	LULL_COST_TIMED, /**< a timed wait of the PMD's backend */
+	LULL_COST_INTR,  /**< a wait for an rx interrupt */
+	LULL_COST_N_WAITS,
+};
+
+struct lull_cost {
+	uint32_t late[LULL_COST_LATE_BUCKETS]; /**< timed waits by lateness bucket */
+	uint32_t late_total;
+	uint32_t late_since; /**< samples since the quantiles were read */
+	uint64_t late_p50_ns;
+	uint64_t late_p99_ns;
+	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
+	uint64_t late_n;       /**< timed waits measured */
+	/** CPU per wait, smoothed over sampled waits; 0 until the first sample. */
+	uint64_t wait_cpu_ns[LULL_COST_N_WAITS];
+	uint64_t cpu_samples[LULL_COST_N_WAITS];
+};
+
+void lull_cost_init(struct lull_cost *c);
+
+/** A timed wait that woke late_ns after its deadline. */
+void lull_cost_late(struct lull_cost *c, uint64_t late_ns);
+
+/** Halve the lateness counts: the past weighs less (a policy stuck by a tail calls it). */
+void lull_cost_forget(struct lull_cost *c);
+
+/** A sampled wait of kind w that took cpu_ns of the thread's CPU time. */
+void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu_ns);
+
+/** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
+uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
+
+/** Whether a timed wait's CPU has been measured. */
+static inline bool
+lull_cost_known(const struct lull_cost *c, enum lull_cost_wait w)
+{
+	return c->cpu_samples[w] > 0;
+}
+
+/**
+ * CPU of one wait of kind w: measured, else the other kind's, else the median
+ * lateness (a wake that makes the PMD wait also keeps a core busy about as
+ * long on the machines measured), else 0.
+ */
+uint64_t lull_cost_wait_ns(const struct lull_cost *c, enum lull_cost_wait w);
+
+#endif /* LULL_COST_H */

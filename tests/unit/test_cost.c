@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The cost model's lateness distribution and wait costs (lib/cost). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cost.h"
+
+static void
+test_quantiles_err_late(void **state)
+{
+	struct lull_cost c;
+
+	(void)state;
+	lull_cost_init(&c);
+	assert_int_equal(lull_cost_late_quantile(&c, 0.99), 0);
+	for (int i = 0; i < 1000; i++)
+		lull_cost_late(&c, i < 985 ? 30000 : 500000);
+	/* p50 at the edge of 30 us's bucket: above it, within 19 % */
+	assert_true(c.late_p50_ns >= 30000 && c.late_p50_ns <= 36000);
+	/* 1.5 % at 500 us: the 99th percentile is in the tail */
+	assert_true(c.late_p99_ns >= 500000 && c.late_p99_ns <= 600000);
+	/* 0.5 %: it is not */
+	lull_cost_init(&c);
+	for (int i = 0; i < 1000; i++)
+		lull_cost_late(&c, i % 200 == 0 ? 500000 : 30000);
+	assert_true(c.late_p99_ns <= 36000);
+	/* tiny and huge values land in the end buckets; the top one is beyond any
+	 * budget (10 ms at most) */
+	lull_cost_late(&c, 0);
+	lull_cost_late(&c, UINT64_MAX / 2);
+	assert_true(lull_cost_late_quantile(&c, 1.0) > 10000000);
+}
+
+static void
+test_window_and_forget(void **state)
+{
+	struct lull_cost c;
+
+	(void)state;
+	lull_cost_init(&c);
+	/* a past of 200 us lateness gives way to a present of 20 us */
+	for (int i = 0; i < 3000; i++)
+		lull_cost_late(&c, 200000);
+	assert_true(c.late_total < LULL_COST_LATE_WINDOW);
+	for (int i = 0; i < 20000; i++)
+		lull_cost_late(&c, 20000);
+	assert_true(c.late_p99_ns <= 24000);
+	/* a tail appears at once (a sample beyond p99 reads the quantiles again) */
+	for (int i = 0; i < 30; i++)
+		lull_cost_late(&c, 5000000);
+	assert_true(c.late_p99_ns >= 5000000);
+	/* forgetting halves the past: the tail fades as new samples come */
+	for (int k = 0; k < 8; k++) {
+		lull_cost_forget(&c);
+		lull_cost_late(&c, 20000);
+	}
+	assert_true(c.late_p99_ns <= 24000);
+}
+
+static void
+test_wait_costs(void **state)
+{
+	struct lull_cost c;
+
+	(void)state;
+	lull_cost_init(&c);
+	assert_int_equal(lull_cost_wait_ns(&c, LULL_COST_TIMED), 0);
+	lull_cost_late(&c, 40000);
+	/* nothing measured: the median lateness (its bucket edge) stands in */
+	assert_true(lull_cost_wait_ns(&c, LULL_COST_INTR) >= 40000 && lull_cost_wait_ns(&c, LULL_COST_INTR) <= 48000);
+	lull_cost_wait_cpu(&c, LULL_COST_TIMED, 25000);
+	/* one kind measured: it stands in for the other */
+	assert_int_equal(lull_cost_wait_ns(&c, LULL_COST_INTR), 25000);
+	for (int i = 0; i < 100; i++)
+		lull_cost_wait_cpu(&c, LULL_COST_INTR, 8000);
+	assert_true(lull_cost_wait_ns(&c, LULL_COST_INTR) <= 8100);
+	assert_int_equal(lull_cost_wait_ns(&c, LULL_COST_TIMED), 25000);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quantiles_err_late),
+		cmocka_unit_test(test_window_and_forget),
+		cmocka_unit_test(test_wait_costs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
