@@ -13,7 +13,7 @@
 struct row {
 	const char *load;
 	double offered_pps, fwd_pps, cpu_pct, waits_ps, intr_ps;
-	double p50_us, p99_us, max_us;
+	double p50_us, p99_us, max_us, miss_pct;
 	uint64_t dropped, arrivals;
 };
 
@@ -80,6 +80,10 @@ run_one(const struct sim_config *cfg, const char *load, double offered, struct r
 		r->p99_us = (double)lull_hist_quantile(&res->lat_ns, 0.99) / 1e3;
 		r->max_us = (double)res->lat_ns.max / 1e3;
 		r->dropped = res->dropped_total;
+		r->miss_pct = res->waits > res->intr_waits
+				      ? 100.0 * (double)res->budget_misses /
+						(double)(res->waits - res->intr_waits)
+				      : 0.0;
 		r->arrivals = res->arrivals;
 	}
 	free(res);
@@ -103,27 +107,27 @@ print_rows(const struct sim_options *o, const struct row *rows, unsigned int n)
 			       "%.1f, "
 			       "\"p50_us\": %.3f, \"p99_us\": %.3f, \"max_us\": %.3f, \"dropped\": "
 			       "%llu, "
-			       "\"arrivals\": %llu}",
+			       "\"arrivals\": %llu, \"budget_miss_pct\": %.3f}",
 				i ? "," : "", rows[i].load, rows[i].offered_pps, rows[i].fwd_pps,
 				rows[i].cpu_pct, rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us,
 				rows[i].p99_us, rows[i].max_us, (unsigned long long)rows[i].dropped,
-				(unsigned long long)rows[i].arrivals);
+				(unsigned long long)rows[i].arrivals, rows[i].miss_pct);
 		printf("\n]}\n");
 		return;
 	}
 	if (o->csv) {
 		printf("preset,policy,max_us,budget_us,load,offered_pps,fwd_pps,cpu_pct,waits_per_"
 		       "s,"
-		       "intr_waits_per_s,p50_us,p99_us,max_us,dropped,arrivals\n");
+		       "intr_waits_per_s,p50_us,p99_us,max_us,dropped,arrivals,budget_miss_pct\n");
 		for (unsigned int i = 0; i < n; i++)
 			printf("%s,%s,%.0f,%.0f,%s,%.1f,%.1f,%.2f,%.1f,%.1f,%.3f,%.3f,%.3f,%llu,%"
-			       "llu\n",
+			       "llu,%.3f\n",
 				o->preset, lull_policy_name(c->policy.kind),
 				c->policy.max_sleep_ns / 1e3, c->policy.budget_ns / 1e3,
 				rows[i].load, rows[i].offered_pps, rows[i].fwd_pps, rows[i].cpu_pct,
 				rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us, rows[i].p99_us,
 				rows[i].max_us, (unsigned long long)rows[i].dropped,
-				(unsigned long long)rows[i].arrivals);
+				(unsigned long long)rows[i].arrivals, rows[i].miss_pct);
 		return;
 	}
 	printf("lull-sim: preset %s, policy %s, max %.0f us, budget %.0f us, %u queue(s) x %u, "
@@ -131,13 +135,14 @@ print_rows(const struct sim_options *o, const struct row *rows, unsigned int n)
 		o->preset, lull_policy_name(c->policy.kind), c->policy.max_sleep_ns / 1e3,
 		c->policy.budget_ns / 1e3, c->pmd.n_queues, c->pmd.ring,
 		(unsigned long long)c->seed);
-	printf("%-26s %12s %12s %7s %9s %9s %10s %10s %10s %9s\n", "load", "offered-pps", "fwd-pps",
-		"CPU%", "waits/s", "intr/s", "p50-us", "p99-us", "max-us", "dropped");
+	printf("%-26s %12s %12s %7s %9s %9s %10s %10s %10s %9s %7s\n", "load", "offered-pps",
+		"fwd-pps", "CPU%", "waits/s", "intr/s", "p50-us", "p99-us", "max-us", "dropped",
+		"miss%");
 	for (unsigned int i = 0; i < n; i++)
-		printf("%-26s %12.0f %12.0f %7.1f %9.0f %9.0f %10.2f %10.2f %10.2f %9llu\n",
+		printf("%-26s %12.0f %12.0f %7.1f %9.0f %9.0f %10.2f %10.2f %10.2f %9llu %7.2f\n",
 			rows[i].load, rows[i].offered_pps, rows[i].fwd_pps, rows[i].cpu_pct,
 			rows[i].waits_ps, rows[i].intr_ps, rows[i].p50_us, rows[i].p99_us,
-			rows[i].max_us, (unsigned long long)rows[i].dropped);
+			rows[i].max_us, (unsigned long long)rows[i].dropped, rows[i].miss_pct);
 }
 
 int

@@ -174,7 +174,10 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	struct lull_policy pol;
 	struct arrivals arr;
 	struct sim_rng rng;
-	double now = 0, end = (double)c->duration_ns, last_pkt = 0;
+	double now = 0, end = (double)c->duration_ns;
+	/* a timed wait longer than this is a miss (ovs, window: their maximum) */
+	uint64_t budget_ns = c->policy.kind == LULL_POLICY_RATE ? c->policy.budget_ns
+							      : c->policy.max_sleep_ns;
 	uint32_t rr = 0;
 	int ret = sim_check(c);
 
@@ -192,9 +195,15 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	}
 	sim_rng_seed(&rng, c->seed);
 	arrivals_init(&arr, &c->traffic, &rng);
-	lull_policy_init(&pol, &c->policy);
+	{
+		struct lull_policy_params pp = c->policy;
+
+		/* the ports interrupt where the model hands over to interrupts */
+		pp.intr = p->intr_after_ns > 0;
+		pp.intr_after_ns = (uint64_t)p->intr_after_ns;
+		lull_policy_init(&pol, &pp);
+	}
 	while (now < end) {
-		uint32_t got = 0;
 		uint64_t wait_ns;
 
 		/* 1. poll every queue: what arrived by the end of its poll is there */
@@ -227,26 +236,24 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			}
 			rg->count -= n;
 			res->forwarded += n;
-			got += n;
 			if (n > 0)
 				lull_policy_observe(&pol, n);
 		}
 		res->iterations++;
-		if (got > 0)
-			last_pkt = now;
 
 		/* 2. the policy: wait, or poll again */
 		wait_ns = lull_policy_decide(&pol, (uint64_t)now);
 		if (wait_ns == 0)
 			continue;
 		res->waits++;
-		if (p->intr_after_ns > 0 && now - last_pkt >= p->intr_after_ns) {
+		if (lull_policy_mode(&pol) == LULL_MODE_INTR) {
 			/* rx interrupt: woken by the next arrival */
 			double wake = arr.next_ns < end ? arr.next_ns : end;
 			double t1 = (wake > now ? wake : now) + sim_dist_draw(&p->intr_wake, &rng);
 
 			res->intr_waits++;
 			res->busy_ns += p->intr_cpu_ns;
+			lull_policy_wait_cpu(&pol, true, (uint64_t)p->intr_cpu_ns);
 			res->wait_ns += t1 - now;
 			now = t1;
 			continue;
@@ -259,6 +266,8 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
 			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
+			lull_policy_wait_cpu(&pol, false, (uint64_t)act);
+			res->budget_misses += act > (double)budget_ns;
 		} else {
 			double act = (double)wait_ns + sim_dist_draw(&p->wake, &rng);
 
@@ -268,6 +277,9 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
 			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
+			lull_policy_wait_cpu(
+				&pol, false, (uint64_t)(act < p->wait_cpu_ns ? act : p->wait_cpu_ns));
+			res->budget_misses += act > (double)budget_ns;
 		}
 	}
 	res->total_ns = now;
