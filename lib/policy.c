@@ -18,6 +18,9 @@
  * take one short wait per LATE_PROBE_NS to see whether it got better. */
 #define LATE_PROBE_NS 10000000u
 
+/* Fewer packets than this expected in one wait: traffic is idle. */
+#define IDLE_EXPECT 0.01
+
 /* Linger is kept while at least a quarter of lingers, and twice as many as
  * chance would, end with a packet (a reply that follows a request); otherwise
  * one linger in LINGER_PROBE re-measures. */
@@ -259,6 +262,15 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	if (linger(pol, now_ns, n))
 		return 0;
 	cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
+	if (cap < pol->p.step_ns &&
+		pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
+		/* The budget cannot be kept, but no packet is expected in a wait: a
+		 * late wake harms nobody, while polling would take a core from a machine
+		 * that is late because it is busy. Sleep the budget. */
+		want = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
+		pol->mode = rate_mode(pol, want);
+		return want;
+	}
 	if (cap < pol->p.step_ns) {
 		/* The backend's tail alone exceeds the budget: poll. Now and then the past
 		 * weighs half and a probe re-measures, so that a passing hiccup (a host
