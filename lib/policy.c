@@ -245,6 +245,34 @@ rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
 }
 
 /*
+ * No sleep fits: the budget minus the lateness's tail (or the ring) leaves less
+ * than a step, or less than the CPU a wait costs. Idle (no packet expected in
+ * a wait), a late wake harms nobody while polling would take a core - often
+ * from a machine that is late because it is busy: sleep the budget. Else poll;
+ * now and then the past weighs half and a probe re-measures, so that a passing
+ * hiccup (a host stall: a few waits of ms) stops sleeping for tens of ms, not
+ * for good; a backend that stays late keeps its tail, the probes confirm it.
+ */
+static uint64_t
+unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns)
+{
+	if (pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
+		uint64_t s = min_u64(min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), ring_ns);
+
+		if (s >= pol->p.step_ns) {
+			pol->mode = rate_mode(pol, s);
+			return s;
+		}
+	}
+	/* probes are for a late backend, not for a full ring */
+	if (pol->p.budget_ns >= late_ns + pol->p.step_ns || now_ns - pol->probe_ns < LATE_PROBE_NS)
+		return 0;
+	pol->probe_ns = now_ns;
+	lull_cost_forget(&pol->cost);
+	return pol->p.step_ns;
+}
+
+/*
  * Spend the budget to save CPU: sleep as long as the budget minus the 99th
  * percentile of the lateness (a packet that arrives as a wait starts waits all
  * of it), the maximum and the ring allow - at least long enough for a useful
@@ -255,6 +283,7 @@ static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
 	uint64_t cap, want, late_ns = lull_policy_late_ns(pol), cost_ns, floor_ns;
+	uint64_t ring_ns = UINT64_MAX;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
@@ -262,34 +291,14 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	if (linger(pol, now_ns, n))
 		return 0;
 	cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
-	if (cap < pol->p.step_ns &&
-		pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
-		/* The budget cannot be kept, but no packet is expected in a wait: a
-		 * late wake harms nobody, while polling would take a core from a machine
-		 * that is late because it is busy. Sleep the budget. */
-		want = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
-		pol->mode = rate_mode(pol, want);
-		return want;
-	}
-	if (cap < pol->p.step_ns) {
-		/* The backend's tail alone exceeds the budget: poll. Now and then the past
-		 * weighs half and a probe re-measures, so that a passing hiccup (a host
-		 * stall: a few waits of ms) stops sleeping for tens of ms, not for good;
-		 * a backend that stays late keeps its tail, the probes confirm it. */
-		if (now_ns - pol->probe_ns < LATE_PROBE_NS)
-			return 0;
-		pol->probe_ns = now_ns;
-		lull_cost_forget(&pol->cost);
-		return pol->p.step_ns;
-	}
 	cap = min_u64(cap, pol->p.max_sleep_ns);
 	pol->peak_win_ns = cap;
 	/* the ring: at the peak rate, half of it fills in the sleep and its lateness */
 	if (pol->peak_ppns > 0) {
-		double ring_ns = (double)pol->p.min_ring / 2 / pol->peak_ppns - (double)late_ns;
+		double r_ns = (double)pol->p.min_ring / 2 / pol->peak_ppns - (double)late_ns;
 
-		if (ring_ns < (double)cap)
-			cap = ring_ns > 0 ? (uint64_t)ring_ns : 0;
+		ring_ns = r_ns > 0 ? (uint64_t)r_ns : 0;
+		cap = min_u64(cap, ring_ns);
 	}
 	/* in double: a rate near zero would overflow an integer */
 	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
@@ -300,9 +309,8 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
 			   : 0;
 	want = min_u64(want > floor_ns ? want : floor_ns, cap);
-	/* shorter than a step, or than the CPU the wait itself costs: polling is cheaper */
 	if (want < pol->p.step_ns || want <= cost_ns)
-		return 0;
+		return unfit(pol, now_ns, late_ns, ring_ns);
 	pol->mode = rate_mode(pol, want);
 	return want;
 }

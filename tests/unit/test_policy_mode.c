@@ -247,6 +247,25 @@ test_budget_holds_at_p99(void **state)
 	assert_true(pol.cost.late_p99_ns >= 180000);
 }
 
+/* A machine later than the budget (300 us, a loaded host): with no traffic the
+ * PMD still sleeps - no packet is there to be late - instead of taking a core. */
+static void
+test_idle_sleeps_when_the_budget_is_out_of_reach(void **state)
+{
+	struct lull_policy pol;
+	struct run r;
+	const struct backend late = {.late_ns = 300000, .cpu_ns = 25000, .pkt_ns = 62};
+	struct trace t = {.gap_ns = 10000000000ull}; /* one packet in 10 s */
+
+	(void)state;
+	init_rate(&pol, false);
+	drive(&pol, &t, &late, 0, 100000000, &r);
+	drive(&pol, &t, &late, 100000000, 1100000000, &r);
+	assert_true(r.sleep_n >= 1500);
+	if (r.waits[LULL_MODE_POLL] > 1000)
+		fail_msg("%llu polls in an idle second", (unsigned long long)r.waits[LULL_MODE_POLL]);
+}
+
 static void
 test_ring_bound_on_micro_bursts(void **state)
 {
@@ -298,6 +317,7 @@ main(void)
 		cmocka_unit_test(test_busy_poll_at_line_rate),
 		cmocka_unit_test(test_no_flapping_at_threshold),
 		cmocka_unit_test(test_budget_holds_at_p99),
+		cmocka_unit_test(test_idle_sleeps_when_the_budget_is_out_of_reach),
 		cmocka_unit_test(test_ring_bound_on_micro_bursts),
 		cmocka_unit_test(test_sleep_grows_with_wake_cost),
 	};
