@@ -136,9 +136,14 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	}
 	pol->spell_pkts += n;
 	pol->drained = !full;
+	/* a spell going on: its rate so far */
+	pol->spell_ppns = n > 0 && now_ns > pol->spell_start_ns
+				  ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
+				  : 0;
 	if (busy && now_ns > pol->spell_start_ns) {
 		/* Over at least the sleep the bound is for: a micro-burst of 64 packets
-		 * at line rate is 64 packets per sleep, not line rate for a whole sleep. */
+		 * at line rate is 64 packets per sleep, not line rate for a whole sleep
+		 * (the spell's own rate bounds the sleeps while it lasts: spell_ppns). */
 		uint64_t span_ns = now_ns - pol->spell_start_ns;
 		double inst = (double)pol->spell_pkts /
 			      (double)(span_ns > pol->peak_win_ns ? span_ns : pol->peak_win_ns);
@@ -293,9 +298,11 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
 	cap = min_u64(cap, pol->p.max_sleep_ns);
 	pol->peak_win_ns = cap;
-	/* the ring: at the peak rate, half of it fills in the sleep and its lateness */
-	if (pol->peak_ppns > 0) {
-		double r_ns = (double)pol->p.min_ring / 2 / pol->peak_ppns - (double)late_ns;
+	/* the ring: at the peak rate (or the rate of a spell going on: a burst that
+	 * may last), half of it fills in the sleep and its lateness */
+	if (pol->peak_ppns > 0 || pol->spell_ppns > 0) {
+		double top = pol->peak_ppns > pol->spell_ppns ? pol->peak_ppns : pol->spell_ppns;
+		double r_ns = (double)pol->p.min_ring / 2 / top - (double)late_ns;
 
 		ring_ns = r_ns > 0 ? (uint64_t)r_ns : 0;
 		cap = min_u64(cap, ring_ns);

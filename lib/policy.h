@@ -75,6 +75,7 @@ struct lull_policy {
 	uint64_t period_pkts;
 	double rate_ppns;        /**< estimated arrival rate, packets per ns */
 	double peak_ppns;        /**< highest recent rate (of a busy burst), decays slowly */
+	double spell_ppns;       /**< rate of the spell going on (packets this iteration), else 0 */
 	uint64_t oversleep_ns;   /**< measured: actual - requested, smoothed, clipped */
 	struct lull_cost cost;   /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */

@@ -6,9 +6,11 @@
 #  o. the same, bursts of twice the ring: many refused (what the others fix);
 #  b. --burst-tolerance 4096 on the same ring: bursts of twice the ring;
 #  c. lull's defaults on the ring the warning named: bursts of twice the default.
-# b and c lose at most 1 % of what o loses or of the offered, whichever is more:
-# this VM's host stalls a vCPU now and then (busy polling refuses at 1 Mpps
-# too), which no sleep cap prevents. "Refused" is lull-gen's tx into lull's
+# c loses at most a quarter of what o loses, b at most half: this VM's host
+# stalls a vCPU now and then (busy polling refuses at 1 Mpps too), which no
+# sleep cap prevents, and lull-gen's memif bursts come faster than the 10 GbE
+# the cap assumes (memif reports no speed). Before issue 15, b lost nothing
+# because its ring bound (a bug) kept the PMD polling 99.6 % of the time. "Refused" is lull-gen's tx into lull's
 # full memif ring; lull-gen counts it as lost.
 . "$(dirname "$0")/lib.sh"
 LULL_GEN=${LULL_GEN:?set LULL_GEN to the lull-gen binary}
@@ -62,7 +64,7 @@ o_lost=$LOST
 [ "$o_lost" -ge 10240 ] || die "without the tolerance only $o_lost of 102400 were lost: the case shows nothing"
 allow=$((o_lost / 4))
 
-run b 10 2048 "$allow" --burst-tolerance 4096
+run b 10 2048 $((o_lost / 2)) --burst-tolerance 4096
 grep -q "sleeps capped at" "$T_DIR/b.log" || die "no cap logged for --burst-tolerance 4096"
 
 run c "$rsize" 2048 "$allow"
