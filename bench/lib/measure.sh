@@ -3,8 +3,11 @@
 # Sourced; set LULL, LULL_GEN, LULLCTL, TESTPMD and OUT before m_init.
 #
 # The forwarder (lull or dpdk-testpmd io) runs on lcores 0,1 with its
-# forwarding thread on CPU 1 and two memif ports; lull-gen, on lcore 0, offers
-# the load and measures round trips. Over the middle of each load:
+# forwarding thread on CPU 1 and two ports; lull-gen, on lcore 0, offers the
+# load and measures the trip through the forwarder. M_DEV picks the ports:
+# memif (default: lull-gen is the memif client) or tap (the forwarder's two
+# net_tap ports, whose rx queues interrupt; lull-gen reaches them through the
+# kernel with net_af_packet on the tap interfaces). Over the middle of each load:
 #  - the forwarding thread's CPU time (/proc/PID/task/TID/stat, utime + stime);
 #  - CPU 1's idle-state residency (cpuidle: time in every state but POLL);
 #  - package energy from RAPL (powercap) where the machine has it, else "n/a";
@@ -23,7 +26,36 @@ m_init() {
 	M_DIR=$H_DIR
 	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
-	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit" >"$OUT/results.csv"
+	M_DEV=${M_DEV:-memif}
+	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit,p999_us,budget_miss_pct,share_poll,share_sleep,share_intr,device" >"$OUT/results.csv"
+}
+
+# m_fwd_vdevs RUN: the forwarder's two ports on M_DEV, into M_VDEVS
+m_fwd_vdevs() {
+	case $M_DEV in
+	memif) M_VDEVS=(--vdev "$(m_memif 0 server "a$1")" --vdev "$(m_memif 1 server "b$1")") ;;
+	tap) M_VDEVS=(--vdev "net_tap0,iface=${H_ID}t$1a" --vdev "net_tap1,iface=${H_ID}t$1b") ;;
+	*) echo "bad M_DEV '$M_DEV' (memif or tap)" >&2; return 1 ;;
+	esac
+}
+
+# m_gen_vdevs RUN: lull-gen's two ports facing the forwarder's, into M_VDEVS
+m_gen_vdevs() {
+	case $M_DEV in
+	memif) M_VDEVS=(--vdev "$(m_memif 0 client "a$1")" --vdev "$(m_memif 1 client "b$1")") ;;
+	tap) M_VDEVS=(--vdev "net_af_packet0,iface=${H_ID}t$1a" --vdev "net_af_packet1,iface=${H_ID}t$1b") ;;
+	esac
+}
+
+# m_tap_up RUN: the forwarder's tap interfaces up and quiet (no IPv6 chatter)
+m_tap_up() {
+	local t
+	[ "$M_DEV" = tap ] || return 0
+	for t in "${H_ID}t$1a" "${H_ID}t$1b"; do
+		for _ in $(seq 50); do ip link show "$t" >/dev/null 2>&1 && break; sleep 0.1; done
+		sysctl -qw "net.ipv6.conf.$t.disable_ipv6=1" 2>/dev/null || true
+		ip link set "$t" up
+	done
 }
 
 # RSIZE=N: memif rings of 2^N slots, both sides (the client's sets the rings)
@@ -36,7 +68,8 @@ m_start_fwd() {
 	M_FWD_PREFIX="$H_ID-f$run"
 	M_FWD_KIND=lull
 	M_RUN=$run
-	local vdevs=(--vdev "$(m_memif 0 server "a$run")" --vdev "$(m_memif 1 server "b$run")")
+	m_fwd_vdevs "$run" || return 1
+	local vdevs=("${M_VDEVS[@]}")
 	case $cfg in
 	testpmd)
 		M_FWD_KIND=testpmd
@@ -48,7 +81,7 @@ m_start_fwd() {
 		# connects before, and DPDK's memif client does not try again)
 		for _ in $(seq 100); do
 			grep -qs "Checking link statuses" "$M_DIR/f$run.log" &&
-				m_worker_tid >/dev/null 2>&1 && return 0
+				m_worker_tid >/dev/null 2>&1 && { m_tap_up "$run"; return 0; }
 			sleep 0.1
 		done
 		;;
@@ -62,7 +95,7 @@ m_start_fwd() {
 		local extra=()
 		read -r -a extra <<<"${LULL_EXTRA:-}" # more lull options for every lull cell
 		h_lull "f$run" -l 0,1 -m 256 "${vdevs[@]}" -- "${args[@]}" "${extra[@]}" \
-			--stats-period 0 --link-wait-ms 0 && { M_FWD_PID=$H_PID; return 0; }
+			--stats-period 0 --link-wait-ms 0 && { M_FWD_PID=$H_PID; m_tap_up "$run"; return 0; }
 		M_FWD_PID=$H_PID
 		;;
 	esac
@@ -103,8 +136,8 @@ m_run_load() {
 	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 perf=""
 	prof="$load:${secs}s"
 	[ "$load" = idle ] && prof="idle:${secs}s"
-	h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 \
-		--vdev "$(m_memif 0 client "a$M_RUN")" --vdev "$(m_memif 1 client "b$M_RUN")" \
+	m_gen_vdevs "$M_RUN"
+	h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 "${M_VDEVS[@]}" \
 		-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json"
 	local gpid=$H_PID
 	# lull-gen prints its run line once its ports are up
@@ -118,9 +151,9 @@ m_run_load() {
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
 	wait "$gpid" || { echo "lull-gen failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
-		"$(getconf CLK_TCK)" "$((i1 - i0))" "${e0:-}" "${e1:-}" "$perf" <<'PY'
+		"$(getconf CLK_TCK)" "$((i1 - i0))" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" <<'PY'
 import json, sys
-g, out, step, cfg, load, dt_ns, dticks, hz, didle, e0, e1, perf = sys.argv[1:]
+g, out, step, cfg, load, dt_ns, dticks, hz, didle, e0, e1, perf, dev = sys.argv[1:]
 p = json.load(open(g))["phases"][0]
 l = p["lat_us"]
 dt = int(dt_ns) / 1e9
@@ -128,11 +161,20 @@ cpu = int(dticks) / int(hz) / dt * 100
 idle = int(didle) / 1e6 / dt * 100
 watts = f"{(int(e1) - int(e0)) / 1e6 / dt:.2f}" if e0 and e1 else "n/a"
 sleeps, over = "n/a", "n/a"
+# budget misses: timed waits longer than the budget (ovs: its maximum), % of them;
+# shares of the PMD's time: polling (busy or not), timed sleeps, interrupt waits
+miss = s_poll = s_sleep = s_intr = "n/a"
 if perf:
     q = next(iter(json.loads(perf).values()))
     secs = q["duration_cycles"] / q["tsc_hz"]
     sleeps = f"{q['sleeps'] / secs:.0f}"
     over = f"{max(0, q['sleep_actual_ns'] - q['sleep_requested_ns']) / max(1, q['sleeps']) / 1e3:.1f}"
+    miss = f"{100 * q['budget_misses'] / q['sleeps']:.2f}" if q["sleeps"] else "0.00"
+    used = q["busy_cycles"] + q["idle_cycles"] + q["sleep_cycles"]
+    if used:
+        s_intr = q["intr_cycles"] / used
+        s_sleep = (q["sleep_cycles"] - q["intr_cycles"]) / used
+        s_poll, s_sleep, s_intr = (f"{100 * x:.1f}" for x in (1 - s_sleep - s_intr, s_sleep, s_intr))
 row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", f"{idle:.1f}", watts, sleeps, over,
        p["sent"], p["received"], p["lost"], f"{l['min']:.1f}", f"{l['avg']:.1f}", f"{l['p50']:.1f}",
        f"{l['p99']:.1f}", f"{l['max']:.1f}", f"{p['rx_pps']:.0f}"]
@@ -143,7 +185,7 @@ row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", f"{idle:.1f}", 
 limit = "-"
 if load == "max":
     limit = "forwarder" if p.get("refused", 0) > 0 or p["lost"] > 0 else "source"
-row.append(limit)
+row += [limit, f"{l.get('p99.9', l['p99']):.1f}", miss, s_poll, s_sleep, s_intr, dev]
 with open(f"{out}/results.csv", "a") as f:
     f.write(",".join(str(x) for x in row) + "\n")
 with open(f"{out}/cdf/{step}-{cfg.replace(':', '_')}.txt", "w") as f:
