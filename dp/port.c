@@ -295,3 +295,14 @@ lull_port_remove(struct lull_port *port)
 	}
 	lull_port_close(port);
 }
+
+void
+lull_port_detach(uint16_t id)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_info_get(id, &info) == 0 && info.device != NULL &&
+		rte_dev_remove(info.device) == 0)
+		return;
+	rte_eth_dev_close(id);
+}

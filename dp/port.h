@@ -68,4 +68,8 @@ void lull_port_measure(struct lull_port *port, uint16_t n_rxd);
 /** Stop the port and detach its device (port-del): its name may be probed again. */
 void lull_port_remove(struct lull_port *port);
 
+/** Detach a probed port that was never started (a failed check): its name can be
+ * probed again. Falls back to a close where the device cannot be removed. */
+void lull_port_detach(uint16_t id);
+
 #endif /* LULL_PORT_H */

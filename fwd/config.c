@@ -72,8 +72,9 @@ lull_config_pmd_index(const struct lull_config *cfg, unsigned int lcore)
 
 /*
  * A SCHED_FIFO thread that never blocks keeps every SCHED_OTHER thread off its
- * core (but for RT throttling's share): fifo needs sleeping or the yield on
- * every PMD. And the yield may take at most half of each second.
+ * core (but for RT throttling's share). Every policy busy-polls under sustained
+ * load (ovs and rate reset to polling when bursts are full), so fifo needs the
+ * yield, whatever the policy. And the yield may take at most half of each second.
  */
 static int
 check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
@@ -83,19 +84,12 @@ check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
 			"--yield-us: bad value '%u' (%u us %u times a second is more than half "
 			"of the PMD's core)",
 			cfg->yield_us, cfg->yield_us, cfg->yield_hz);
-	if (cfg->pmd_priority.kind != LULL_PRIO_FIFO || cfg->yield_hz != 0)
-		return 0;
-	for (unsigned int i = 0; i < cfg->n_pmds; i++) {
-		struct lull_policy_params p;
-
-		lull_config_policy(cfg, cfg->pmd_lcores[i], &p);
-		if (p.kind == LULL_POLICY_OFF)
-			return lull_errf(err, errlen, -EINVAL,
-				"--pmd-priority fifo:%d: the PMD on lcore %u busy-polls and would "
-				"starve every other thread on its core; turn sleeping on or give "
-				"--yield-hz",
-				cfg->pmd_priority.value, cfg->pmd_lcores[i]);
-	}
+	if (cfg->pmd_priority.kind == LULL_PRIO_FIFO && cfg->yield_hz == 0 && cfg->n_pmds > 0)
+		return lull_errf(err, errlen, -EINVAL,
+			"--pmd-priority fifo:%d: the PMD on lcore %u busy-polls and would "
+			"starve every other thread on its core under load, whatever its sleep "
+			"policy; give --yield-hz",
+			cfg->pmd_priority.value, cfg->pmd_lcores[0]);
 	return 0;
 }
 

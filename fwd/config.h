@@ -100,6 +100,7 @@ struct lull_config {
 	unsigned int n_pins;
 
 	uint32_t stats_period_s; /**< 0 = print only at exit */
+	bool ctl_read_only;      /**< --ctl read-only: telemetry registers the show commands only */
 	uint32_t drain_us;       /**< longest a packet waits in a tx buffer under load */
 	uint32_t tx_retries;     /**< extra tx_burst tries before unsent packets are dropped */
 	uint32_t link_wait_ms;   /**< how long to wait for links at start */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_dev.h>
@@ -178,6 +179,14 @@ lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, c
 	/* Build every block first: one that cannot be built changes nothing. */
 	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
 		prm[i] = lull_pmd_params_build(cfg, i, fwd->gen + 1, fwd->ports, &ret, err, errlen);
+	}
+	/* Every PMD's memory before any publish: a publish then cannot fail half-way
+	 * (it may only be late, -ETIMEDOUT, and is then taken at the next tick). */
+	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
+		ret = lull_pmd_prepare(fwd->pmds[i], prm[i]);
+		if (ret < 0)
+			snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", fwd->pmds[i]->lcore,
+				strerror(-ret));
 	}
 	if (ret == 0 &&
 		memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority, sizeof(cfg->pmd_priority)) != 0)
@@ -369,18 +378,45 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 	if (ret == 0) {
 		if (*id >= fwd->n_ports)
 			fwd->n_ports = *id + 1u;
-		lull_port_wait_links(&fwd->ports[*id], 1, fwd->cfg.link_wait_ms, NULL);
 		snprintf(why, sizeof(why), "port-add %s", fwd->ports[*id].name);
 		ret = lull_control_apply_locked(fwd, cfg, why, err, errlen);
 		if (ret == 0 || ret == -ETIMEDOUT)
 			return ret;
 	}
-	/* undo: the port was never polled */
+	/* undo: the port was never polled; its name may be added again */
 	if (fwd->ports[*id].present)
 		lull_port_remove(&fwd->ports[*id]);
 	else
-		rte_eth_dev_close(*id);
+		lull_port_detach(*id);
 	return ret;
+}
+
+/*
+ * After a port-add, outside the lock: wait until the new port's link is up,
+ * --link-wait-ms at most, so that the reply says whether it is. The PMDs poll
+ * it already (a port forwards once its link comes up); every other command,
+ * the stats and a stop go on meanwhile - the wait ends when lull stops or the
+ * port is removed. Each look is under the lock.
+ */
+static void
+port_add_wait_link(struct lull_fwd *fwd, uint16_t id)
+{
+	const struct timespec step = {.tv_sec = 0, .tv_nsec = 50 * 1000000L};
+
+	for (uint32_t waited_ms = 0;; waited_ms += 50) {
+		struct rte_eth_link link;
+		bool done;
+
+		pthread_mutex_lock(&fwd->lock);
+		done = fwd->gone || !fwd->accepting || !fwd->ports[id].present ||
+		       waited_ms >= fwd->cfg.link_wait_ms ||
+		       (rte_eth_link_get_nowait(id, &link) == 0 &&
+			       link.link_status == RTE_ETH_LINK_UP);
+		pthread_mutex_unlock(&fwd->lock);
+		if (done)
+			return;
+		nanosleep(&step, NULL);
+	}
 }
 
 int
@@ -388,9 +424,14 @@ lull_control_port_add(struct lull_fwd *fwd, const char *devargs, const char *pee
 	char *err, size_t errlen)
 {
 	const struct change ch = {.what = "port-add", .a = devargs, .b = peer, .id = id};
+	int ret = with_config_copy(fwd, port_add_locked, &ch, err, errlen);
 
-	return with_config_copy(fwd, port_add_locked, &ch, err, errlen);
+	if (ret == 0 || ret == -ETIMEDOUT)
+		port_add_wait_link(fwd, *id);
+	return ret;
 }
+
+static void port_gone(struct lull_fwd *fwd, uint16_t id);
 
 static int
 port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
@@ -403,17 +444,53 @@ port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 	if (ret < 0)
 		return ret;
 	id = (uint16_t)ret;
+	if (fwd->del_gen[id] != 0) {
+		snprintf(err, errlen, "port-del: '%s' is being removed (a PMD has yet to let it go)",
+			ch->a);
+		return -EBUSY;
+	}
 	lull_config_port_del(cfg, id);
 	snprintf(why, sizeof(why), "port-del %s", fwd->ports[id].name);
 	/* Every PMD must have stopped polling it before it goes. */
 	ret = lull_control_apply_locked(fwd, cfg, why, err, errlen);
+	if (ret == -ETIMEDOUT) {
+		/* the change is published: the port goes once every PMD took it */
+		fwd->del_gen[id] = fwd->gen;
+		snprintf(err, errlen,
+			"port-del: a PMD did not let '%s' go within %d ms; it is removed as soon "
+			"as it does (port-show meanwhile lists it)",
+			ch->a, LULL_CTL_ACK_TIMEOUT_MS);
+		return ret;
+	}
 	if (ret < 0)
 		return ret;
+	port_gone(fwd, id);
+	return 0;
+}
+
+/* A port no PMD polls any more: free the PMDs' tx buffers toward it, detach it. */
+static void
+port_gone(struct lull_fwd *fwd, uint16_t id)
+{
 	for (unsigned int i = 0; i < fwd->n_pmds; i++)
 		lull_pmd_drop_txq(fwd->pmds[i], id);
 	LULL_LOG(INFO, "port %u (%s) removed", id, fwd->ports[id].name);
 	lull_port_remove(&fwd->ports[id]);
-	return 0;
+	fwd->del_gen[id] = 0;
+}
+
+void
+lull_control_tick_locked(struct lull_fwd *fwd)
+{
+	for (uint16_t id = 0; id < fwd->n_ports; id++) {
+		bool taken = fwd->del_gen[id] != 0;
+
+		for (unsigned int i = 0; taken && i < fwd->n_launched; i++)
+			taken = atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) >=
+				fwd->del_gen[id];
+		if (taken)
+			port_gone(fwd, id);
+	}
 }
 
 int
@@ -430,6 +507,11 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 	int ret = 0;
 
 	pthread_mutex_lock(&fwd->lock);
+	if (fwd->gone) {
+		pthread_mutex_unlock(&fwd->lock);
+		snprintf(err, errlen, "%s", LULL_STOPPING);
+		return -ESHUTDOWN;
+	}
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		struct lull_pmd_base *b = fwd->base[i];

@@ -18,6 +18,9 @@
 /** How long a change waits for every PMD to take it. */
 #define LULL_CTL_ACK_TIMEOUT_MS 2000
 
+/** What every command answers once lull is being torn down (fwd->gone). */
+#define LULL_STOPPING "lull is stopping"
+
 /**
  * Build every PMD's params block from cfg and hand them over; on success cfg
  * becomes fwd->cfg and the effective per-PMD values are logged (why: a word
@@ -58,5 +61,9 @@ void lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char
 
 /** `pmd-stats-clear`: the show commands count from now on. */
 int lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen);
+
+/** Main loop tick, under the lock: finish what waited for the PMDs (a port-del
+ * that timed out, once every PMD took the block without the port). */
+void lull_control_tick_locked(struct lull_fwd *fwd);
 
 #endif /* LULL_CONTROL_H */

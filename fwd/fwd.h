@@ -42,6 +42,12 @@ struct lull_fwd {
 	unsigned int n_pmds;     /**< PMDs created (and to free) */
 	unsigned int n_launched; /**< PMDs running on their lcore */
 	bool accepting;          /**< control commands may change things (checked under lock) */
+	/** Torn down or being torn down: PMDs, blocks and ports are (being) freed, and
+	 * every command answers "lull is stopping" (set once, under lock, before). */
+	bool gone;
+	/** Per port: the generation whose acknowledgement by every PMD completes a
+	 * port-del that timed out (0 = none); lull_control_tick_locked() finishes it. */
+	uint64_t del_gen[LULL_MAX_PORTS];
 	uint64_t gen;            /**< generation of the newest params blocks */
 	uint64_t start_tsc;
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */

@@ -208,6 +208,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 
 		nanosleep(&ts, NULL);
 		pthread_mutex_lock(&fwd->lock);
+		lull_control_tick_locked(fwd);
 		log_link_changes(fwd, was_up);
 		/* stats-period may change at run time */
 		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
@@ -245,6 +246,12 @@ shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_fina
 	stop_pmds(fwd);
 	if (print_final)
 		lull_stats_print(stdout, fwd, prev, true);
+	/* From here telemetry (its own thread, registered until the process ends)
+	 * touches nothing that is freed: a command that holds the lock now finishes
+	 * first, every later one sees gone. */
+	pthread_mutex_lock(&fwd->lock);
+	fwd->gone = true;
+	pthread_mutex_unlock(&fwd->lock);
 	for (unsigned int i = 0; i < fwd->n_ports; i++)
 		lull_port_close(&fwd->ports[i]);
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {

@@ -46,6 +46,25 @@ show_fwd_mode(const struct lull_opt *row, const void *target, char *buf, size_t 
 	snprintf(buf, len, "%s", lull_fwd_mode_name(CCFG(target)->mode));
 }
 
+static const char *const ctl_modes[] = {"full", "read-only"};
+
+static int
+parse_ctl(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	int k = 0, ret = lull_opt_pick(row, arg, ctl_modes, 2, &k, err, errlen);
+
+	if (ret == 0)
+		CFG(row, target)->ctl_read_only = k == 1;
+	return ret;
+}
+
+static void
+show_ctl(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	(void)row;
+	snprintf(buf, len, "%s", ctl_modes[CCFG(target)->ctl_read_only]);
+}
+
 static int
 parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
@@ -385,7 +404,7 @@ static const struct lull_opt lull_opts[] = {
 		"flush a tx buffer at least every US under load (an idle poll flushes at once)",
 		SET),
 	LULL_OPT_UINT_ROW(T, tx_retries, "tx-retries", "N", 0, 1000000, "0",
-		"retry a refused tx N times before dropping", 0),
+		"retry a refused tx N times (100 us at most a burst) before dropping", 0),
 	LULL_OPT_SECTION_ROW("Sleeping"),
 	LULL_SLEEP_OPT_ROWS(T, sleep, show_busy_threshold),
 	LULL_OPT_TEXT_ROW(T, wake, "wake", "W", "auto",
@@ -416,8 +435,8 @@ static const struct lull_opt lull_opts[] = {
 	LULL_OPT_UINT_ROW(T, yield_us, "yield-us", "D", 1, LULL_YIELD_MAX_SHARE_US, "10",
 		"for D us each time", SET),
 	LULL_OPT_TEXT_ROW(T, pmd_priority, "pmd-priority", "P", "none",
-		"none, nice:N (-20..19) or fifo:N (1..99; needs sleeping or --yield-hz on every "
-		"PMD)",
+		"none, nice:N (-20..19) or fifo:N (1..99; needs --yield-hz: every policy "
+		"busy-polls under load)",
 		"expected none, nice:N with N in -20..19, or fifo:N with N in 1..99", SET,
 		parse_priority, show_priority),
 	LULL_OPT_TEXT_ROW(T, control_cpus, "control-cores", "LIST", "where EAL put them",
@@ -426,6 +445,10 @@ static const struct lull_opt lull_opts[] = {
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_UINT_ROW(T, stats_period_s, "stats-period", "S", 0, 3600, "1",
 		"print stats every S seconds, 0 = only at exit", SET),
+	LULL_OPT_TEXT_ROW(T, ctl_read_only, "ctl", "MODE", "full",
+		"full, or read-only: the telemetry socket takes the show commands only (no set, "
+		"port-add, port-del, stats clear; docs/control.md)",
+		NULL, 0, parse_ctl, show_ctl),
 	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
 	LULL_OPT_END_ROW,
 };

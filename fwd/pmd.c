@@ -13,19 +13,35 @@
 /* At stop, keep polling until a poll finds nothing, for at most this long. */
 #define LULL_DRAIN_MAX_US 10000
 
+/* A refused tx is retried for at most this long per burst. */
+#define LULL_TX_RETRY_MAX_US 100
+
 /* One wait in this many has its CPU time measured (two clock_gettime calls of
  * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
 #define LULL_CPU_SAMPLE_EVERY 16
 
-/* tx_buffer error callback: retry a bounded number of times, then free and count. */
+/* tx_buffer error callback: retry --tx-retries times, for LULL_TX_RETRY_MAX_US at
+ * most (a dead peer must not stall the PMD past the control plane's patience),
+ * then free and count. */
 void
 lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 {
 	struct lull_txq *txq = arg;
 	uint16_t sent = 0;
+	uint64_t until_tsc = 0;
 
-	for (uint32_t r = 0; r < txq->retries && sent < n; r++)
+	for (uint32_t r = 0; r < txq->retries && sent < n; r++) {
 		sent += rte_eth_tx_burst(txq->port, txq->queue, pkts + sent, n - sent);
+		/* the clock is read once in 64 retries: a retry is ~0.1 us */
+		if ((r & 63) == 0) {
+			uint64_t now_tsc = rte_rdtsc();
+
+			if (until_tsc == 0)
+				until_tsc = now_tsc + rte_get_tsc_hz() / 1000000 * LULL_TX_RETRY_MAX_US;
+			else if (now_tsc >= until_tsc)
+				break;
+		}
+	}
 	if (sent > 0)
 		lull_counter_add(&txq->sent, sent);
 	if (sent < n) {

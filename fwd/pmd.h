@@ -219,6 +219,13 @@ struct lull_pmd *lull_pmd_create(const struct lull_config *cfg, unsigned int ind
 	struct lull_pmd_params *params, int *ret, char *err, size_t errlen);
 
 /**
+ * Allocate what the PMD needs for params (its tx buffers toward new ports)
+ * before anything is published: a change that cannot get its memory changes
+ * nothing. Control plane. @return 0 or -ENOMEM (what was allocated stays, unused).
+ */
+int lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *params);
+
+/**
  * Give the PMD a new params block (ownership passes). The tx buffers it needs
  * are allocated first. When running, wait up to timeout_ms for the PMD to
  * acknowledge; then the block it replaced is freed.

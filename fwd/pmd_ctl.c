@@ -145,8 +145,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 }
 
 /* Every tx buffer a block needs exists before the block is published. */
-static int
-txqs_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
+int
+lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 {
 	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
 		struct lull_txq *txq = &pmd->txqs[prm->rxqs[i].dst];
@@ -183,7 +183,7 @@ lull_pmd_publish(
 		pmd->ctl_params = pmd->pending;
 		pmd->pending = NULL;
 	}
-	ret = txqs_prepare(pmd, params);
+	ret = lull_pmd_prepare(pmd, params);
 	if (ret < 0) {
 		rte_free(params);
 		return ret;

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
@@ -156,7 +158,7 @@ typedef void pmd_fill_fn(const struct lull_fwd *fwd, unsigned int i, const struc
 /*
  * The per-PMD commands: a dict "pmd<lcore>" per PMD (or only the PMD on lcore
  * when lcore >= 0), each filled by fill, under the control lock.
- * @return how many PMDs were shown, or -ENOMEM.
+ * @return how many PMDs were shown, -ENOMEM, or -ESHUTDOWN once lull is torn down.
  */
 static int
 for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
@@ -169,6 +171,11 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 		return -ENOMEM;
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&fwd->lock);
+	if (fwd->gone) {
+		pthread_mutex_unlock(&fwd->lock);
+		free(v);
+		return -ESHUTDOWN;
+	}
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		struct rte_tel_data *c;
@@ -190,6 +197,26 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 	pthread_mutex_unlock(&fwd->lock);
 	free(v);
 	return found;
+}
+
+/* The reply to a failed for_each_pmd(). */
+static int
+reply_pmds_error(struct rte_tel_data *d, int ret)
+{
+	return reply_error(d, ret == -ESHUTDOWN ? LULL_STOPPING : "out of memory");
+}
+
+/* Take the control lock for a command that reads lull's state. @return false,
+ * with the lock released and the error replied, once lull is torn down. */
+static bool
+lock_live(struct lull_fwd *fwd, struct rte_tel_data *d)
+{
+	pthread_mutex_lock(&fwd->lock);
+	if (!fwd->gone)
+		return true;
+	pthread_mutex_unlock(&fwd->lock);
+	reply_error(d, LULL_STOPPING);
+	return false;
 }
 
 static void
@@ -223,7 +250,7 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 		return 0;
 	found = for_each_pmd(d, lcore, fill_perf);
 	if (found < 0)
-		return reply_error(d, "out of memory");
+		return reply_pmds_error(d, found);
 	if (lcore >= 0 && found == 0) {
 		char msg[64];
 
@@ -301,7 +328,9 @@ cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	(void)cmd;
 	(void)params;
-	return for_each_pmd(d, -1, fill_sleep) < 0 ? reply_error(d, "out of memory") : 0;
+	int ret = for_each_pmd(d, -1, fill_sleep);
+
+	return ret < 0 ? reply_pmds_error(d, ret) : 0;
 }
 
 /* Each rx queue's packets (rxq_PORT_QUEUE) and its PMD's busy share: a queue's
@@ -334,7 +363,9 @@ cmd_pmd_rxq(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	(void)cmd;
 	(void)params;
-	return for_each_pmd(d, -1, fill_rxq) < 0 ? reply_error(d, "out of memory") : 0;
+	int ret = for_each_pmd(d, -1, fill_rxq);
+
+	return ret < 0 ? reply_pmds_error(d, ret) : 0;
 }
 
 static int
@@ -344,8 +375,9 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
+	if (!lock_live(fwd, d))
+		return 0;
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&fwd->lock);
 	for (unsigned int p = 0; p < fwd->n_ports; p++) {
 		const struct lull_port *port = &fwd->ports[p];
 		struct rte_tel_data *c;
@@ -407,8 +439,9 @@ cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
+	if (!lock_live(fwd, d))
+		return 0;
 	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&fwd->lock);
 	lull_config_describe(&fwd->cfg, emit_config, d);
 	pthread_mutex_unlock(&fwd->lock);
 	return 0;
@@ -432,12 +465,13 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	ret = lull_control_set(tel_fwd, key, value, err, sizeof(err));
 	if (ret < 0)
 		return reply_error(d, err);
+	if (!lock_live(tel_fwd, d)) /* the control plane writes gen under it */
+		return 0;
+	gen = tel_fwd->gen;
+	pthread_mutex_unlock(&tel_fwd->lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "set", key);
 	rte_tel_data_add_dict_string(d, "value", value);
-	pthread_mutex_lock(&tel_fwd->lock); /* the control plane writes gen under it */
-	gen = tel_fwd->gen;
-	pthread_mutex_unlock(&tel_fwd->lock);
 	rte_tel_data_add_dict_u64(d, "generation", gen);
 	return 0;
 }
@@ -461,13 +495,18 @@ static int
 cmd_stats_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	char err[128] = "";
+	unsigned int n;
 
 	(void)cmd;
 	(void)params;
 	if (lull_control_stats_clear(tel_fwd, err, sizeof(err)) < 0)
 		return reply_error(d, err);
+	if (!lock_live(tel_fwd, d))
+		return 0;
+	n = tel_fwd->n_pmds;
+	pthread_mutex_unlock(&tel_fwd->lock);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "cleared", tel_fwd->n_pmds);
+	rte_tel_data_add_dict_u64(d, "cleared", n);
 	return 0;
 }
 
@@ -492,9 +531,10 @@ cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
 	ret = lull_control_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
 	if (ret < 0 && ret != -ETIMEDOUT)
 		return reply_error(d, err);
+	if (!lock_live(tel_fwd, d))
+		return 0;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port", id);
-	pthread_mutex_lock(&tel_fwd->lock);
 	rte_tel_data_add_dict_string(d, "name", tel_fwd->ports[id].name);
 	rte_tel_data_add_dict_string(d, "peer",
 		tel_fwd->cfg.dst_port[id] == LULL_PORT_NONE
@@ -528,23 +568,39 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 		const char *cmd;
 		telemetry_cb fn;
 		const char *help;
+		bool writes; /**< left out with --ctl read-only */
 	} cmds[] = {
 		/* DPDK 22.11 takes help texts of under 64 characters */
-		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore"},
-		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force"},
-		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, share of packets"},
-		{"/lull/ports", cmd_ports, "Ports: peer, link, counters"},
-		{"/lull/config", cmd_config, "Effective configuration"},
-		{"/lull/settable", cmd_settable, "Keys that /lull/set accepts"},
-		{"/lull/set", cmd_set, "Change a setting. Params: KEY VALUE"},
-		{"/lull/stats_clear", cmd_stats_clear, "Clear PMD stats"},
-		{"/lull/port_add", cmd_port_add, "Add a port. Params: DEVARGS [PEER|self]"},
-		{"/lull/port_del", cmd_port_del, "Remove a port. Params: NAME"},
+		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore", false},
+		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force", false},
+		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, share of packets", false},
+		{"/lull/ports", cmd_ports, "Ports: peer, link, counters", false},
+		{"/lull/config", cmd_config, "Effective configuration", false},
+		{"/lull/settable", cmd_settable, "Keys that /lull/set accepts", false},
+		{"/lull/set", cmd_set, "Change a setting. Params: KEY VALUE", true},
+		{"/lull/stats_clear", cmd_stats_clear, "Clear PMD stats", true},
+		{"/lull/port_add", cmd_port_add, "Add a port. Params: DEVARGS [PEER|self]", true},
+		{"/lull/port_del", cmd_port_del, "Remove a port. Params: NAME", true},
 	};
 
+	const char *dir = rte_eal_get_runtime_dir();
+	struct stat st;
+
+	/* Whoever can connect to the socket can change lull (docs/control.md): the
+	 * directory that holds it must be writable by its owner only. */
+	if (dir != NULL && stat(dir, &st) == 0 && (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		return lull_errf(err, errlen, -EPERM,
+			"the runtime directory %s is group- or world-writable (mode %03o): anyone "
+			"who can write there could control lull through its telemetry socket; "
+			"chmod go-w it, or give --file-prefix a fresh one",
+			dir, (unsigned int)(st.st_mode & 0777));
 	tel_fwd = fwd;
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		int ret = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
+		int ret;
+
+		if (fwd->cfg.ctl_read_only && cmds[i].writes)
+			continue;
+		ret = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
 
 		if (ret < 0) {
 			snprintf(err, errlen, "telemetry: cannot register %s: %s", cmds[i].cmd,

@@ -235,7 +235,8 @@ test_describe(void **state)
 	assert_non_null(strstr(out, "busy-threshold=16;"));
 }
 
-/* Sharing the core: priority syntax, yield share, fifo only with sleeping or yield. */
+/* Sharing the core: priority syntax, yield share, fifo only with the yield (every
+ * policy busy-polls under load). */
 static void
 test_sharing(void **state)
 {
@@ -247,7 +248,7 @@ test_sharing(void **state)
 		{"--pmd-priority nice:-20", 0, NULL},
 		{"--pmd-priority nice:19", 0, NULL},
 		{"--pmd-priority fifo:1 --yield-hz 100", 0, NULL},
-		{"--pmd-priority fifo:50", 0, NULL}, /* the default policy sleeps */
+		{"--pmd-priority fifo:50", -EINVAL, "whatever its sleep policy; give --yield-hz"},
 		{"--pmd-priority nice:-21", -EINVAL, "--pmd-priority: bad value 'nice:-21'"},
 		{"--pmd-priority nice:20", -EINVAL, "bad value 'nice:20'"},
 		{"--pmd-priority nice:-0", -EINVAL, "bad value 'nice:-0'"},
