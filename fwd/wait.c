@@ -82,7 +82,9 @@ intr_ctl(const struct lull_wait_queue *q, int op)
  * the main thread takes the signal), the handler may run after the PMD's poll:
  * the poll finds nothing, the interrupt is spent, and the packet waits for the
  * next one - a lost wake-up (issue 20). The price is a signal per packet to the
- * PMD (tap queues only, and only on PMDs that wait for interrupts).
+ * PMD, which also cuts its timed sleeps short: so the signals go to the PMD
+ * only while its policy waits for interrupts (lull_waiter_steer(), at a change
+ * of mode), and to the process while it sleeps timed.
  */
 static void
 steer_signals(const struct lull_waiter *w, bool to_me)
@@ -118,6 +120,15 @@ ctl_attach(struct lull_waiter *w, int ctl_fd)
 			    : -1;
 }
 
+void
+lull_waiter_steer(struct lull_waiter *w, bool to_me)
+{
+	if (w->steered == to_me)
+		return;
+	w->steered = to_me;
+	steer_signals(w, to_me);
+}
+
 int
 lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, int ctl_fd, unsigned int *bad)
@@ -144,7 +155,7 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 
 		w->async_fd[i] = fl >= 0 && (fl & O_ASYNC) ? fd : -1;
 	}
-	steer_signals(w, true);
+	w->steered = false; /* to the PMD while it waits for interrupts (lull_waiter_steer) */
 	ctl_attach(w, ctl_fd);
 	w->intr_ok = true;
 	return 0;
@@ -157,7 +168,7 @@ lull_waiter_detach(struct lull_waiter *w)
 		if (w->ctl_fd >= 0)
 			rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_DEL, w->ctl_fd, &w->ctl_ev);
 		w->ctl_fd = -1;
-		steer_signals(w, false);
+		lull_waiter_steer(w, false);
 		for (unsigned int i = 0; i < w->n_queues; i++)
 			intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
 	}

@@ -38,6 +38,8 @@ struct lull_cost {
 	uint64_t late_p99_ns;
 	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
 	uint64_t late_n;       /**< timed waits measured */
+	uint64_t wait_mean_ns; /**< timed waits as they took, smoothed (a port that wakes the
+				    PMD on a packet - net_tap's signal - cuts them short) */
 	/** CPU per wait, smoothed over sampled waits; 0 until the first sample. */
 	uint64_t wait_cpu_ns[LULL_COST_N_WAITS];
 	uint64_t cpu_samples[LULL_COST_N_WAITS];
@@ -47,6 +49,13 @@ void lull_cost_init(struct lull_cost *c);
 
 /** A timed wait that woke late_ns after its deadline. */
 void lull_cost_late(struct lull_cost *c, uint64_t late_ns);
+
+/** A timed wait took actual_ns (early or late). */
+static inline void
+lull_cost_waited(struct lull_cost *c, uint64_t actual_ns)
+{
+	c->wait_mean_ns = c->wait_mean_ns ? (7 * c->wait_mean_ns + actual_ns) / 8 : actual_ns;
+}
 
 /** Halve the lateness counts: the past weighs less (a policy stuck by a tail calls it). */
 void lull_cost_forget(struct lull_cost *c);

@@ -221,6 +221,11 @@ lull_policy_intr_below_pps(const struct lull_policy *pol, uint64_t sleep_ns)
 	double ci = (double)lull_cost_wait_ns(&pol->cost, LULL_COST_INTR);
 	double cycle_ns = (double)(sleep_ns + pol->cost.late_p50_ns);
 
+	/* timed waits that end early (the port wakes the PMD on a packet) cost per
+	 * wait as they really come */
+	if (pol->cost.wait_mean_ns > 0 && (double)pol->cost.wait_mean_ns < cycle_ns)
+		cycle_ns = (double)pol->cost.wait_mean_ns;
+
 	/* An interrupt wake's latency is a scheduler wake-up, as late as a timed
 	 * wait's usually is: it must fit in the budget. */
 	if (!pol->p.intr || pol->cost.late_p50_ns > pol->p.budget_ns || cycle_ns <= 0)
@@ -413,4 +418,5 @@ lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actua
 	pol->slept = true;
 	/* the distribution takes the whole lateness: its tail is what it is for */
 	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
+	lull_cost_waited(&pol->cost, actual_ns);
 }
