@@ -89,8 +89,9 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64
 			" woken by a packet, %" PRIu64 " of them finding nothing)\n",
 			u(p, "intr_waits"), u(p, "intr_wakes"), u(p, "intr_empty_wakes"));
-		fprintf(out, "  - in interrupt waits: %13.1f %% of used cycles, %" PRIu64
-			     " ended by control\n",
+		fprintf(out,
+			"  - in interrupt waits: %13.1f %% of used cycles, %" PRIu64
+			" ended by control\n",
 			pct(u(p, "intr_cycles"), used), u(p, "control_wakes"));
 		fprintf(out,
 			"  Budget misses:       %14" PRIu64 "  (%5.2f %% of sleeps longer than "
@@ -157,13 +158,14 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			"  cost model: wake lateness p50 %.1f us, p99 %.1f us; CPU per wait: "
 			"timed %s, interrupt %s; %.0f ns per packet\n",
 			(double)u(p, "late_p50_ns") / 1e3, (double)u(p, "late_p99_ns") / 1e3,
-			us_or_na(u(p, "timed_wait_cpu_ns"), a), us_or_na(u(p, "intr_wait_cpu_ns"), b),
-			(double)u(p, "pkt_ns"));
+			us_or_na(u(p, "timed_wait_cpu_ns"), a),
+			us_or_na(u(p, "intr_wait_cpu_ns"), b), (double)u(p, "pkt_ns"));
 		fprintf(out,
 			"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
 			"interrupt waits below %.1f kpps\n",
-			s(p, "mode"), (double)u(p, "rate_pps") / 1e3, (double)u(p, "peak_pps") / 1e3,
-			(double)u(p, "planned_sleep_ns") / 1e3, (double)u(p, "intr_below_pps") / 1e3);
+			s(p, "mode"), (double)u(p, "rate_pps") / 1e3,
+			(double)u(p, "peak_pps") / 1e3, (double)u(p, "planned_sleep_ns") / 1e3,
+			(double)u(p, "intr_below_pps") / 1e3);
 	}
 }
 

@@ -185,8 +185,8 @@ lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, c
 	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
 		ret = lull_pmd_prepare(fwd->pmds[i], prm[i]);
 		if (ret < 0)
-			snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", fwd->pmds[i]->lcore,
-				strerror(-ret));
+			snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s",
+				fwd->pmds[i]->lcore, strerror(-ret));
 	}
 	if (ret == 0 &&
 		memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority, sizeof(cfg->pmd_priority)) != 0)
@@ -445,8 +445,8 @@ port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 		return ret;
 	id = (uint16_t)ret;
 	if (fwd->del_gen[id] != 0) {
-		snprintf(err, errlen, "port-del: '%s' is being removed (a PMD has yet to let it go)",
-			ch->a);
+		snprintf(err, errlen,
+			"port-del: '%s' is being removed (a PMD has yet to let it go)", ch->a);
 		return -EBUSY;
 	}
 	lull_config_port_del(cfg, id);

@@ -48,7 +48,7 @@ struct lull_fwd {
 	/** Per port: the generation whose acknowledgement by every PMD completes a
 	 * port-del that timed out (0 = none); lull_control_tick_locked() finishes it. */
 	uint64_t del_gen[LULL_MAX_PORTS];
-	uint64_t gen;            /**< generation of the newest params blocks */
+	uint64_t gen; /**< generation of the newest params blocks */
 	uint64_t start_tsc;
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */
 };

@@ -37,7 +37,8 @@ lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 			uint64_t now_tsc = rte_rdtsc();
 
 			if (until_tsc == 0)
-				until_tsc = now_tsc + rte_get_tsc_hz() / 1000000 * LULL_TX_RETRY_MAX_US;
+				until_tsc =
+					now_tsc + rte_get_tsc_hz() / 1000000 * LULL_TX_RETRY_MAX_US;
 			else if (now_tsc >= until_tsc)
 				break;
 		}
@@ -334,7 +335,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
 	pmd->budget_ns = prm->policy.kind == LULL_POLICY_RATE ? prm->policy.budget_ns
-							     : prm->policy.max_sleep_ns;
+							      : prm->policy.max_sleep_ns;
 	ret = lull_waiter_attach(
 		&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, pmd->ctl_fd, &bad);
 	pmd->policy.p.intr = pmd->waiter.intr_ok;
@@ -361,8 +362,8 @@ publish_model(struct lull_pmd *pmd)
 	atomic_store_explicit(&m[LULL_MODEL_LATE_P50_NS], c->late_p50_ns, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_LATE_P99_NS], c->late_p99_ns, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_LATE_MEAN_NS], c->late_mean_ns, memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_TIMED_CPU_NS], c->wait_cpu_ns[LULL_COST_TIMED],
-		memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_TIMED_CPU_NS], c->wait_cpu_ns[LULL_COST_TIMED], memory_order_relaxed);
 	atomic_store_explicit(
 		&m[LULL_MODEL_INTR_CPU_NS], c->wait_cpu_ns[LULL_COST_INTR], memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_CPU_SAMPLES],

@@ -66,12 +66,12 @@ enum lull_pmd_model {
 	LULL_MODEL_LATE_P50_NS, /**< timed waits' lateness, recent median */
 	LULL_MODEL_LATE_P99_NS, /**< and 99th percentile: what the budget is kept with */
 	LULL_MODEL_LATE_MEAN_NS,
-	LULL_MODEL_TIMED_CPU_NS, /**< CPU per timed wait, sampled; 0 = not yet */
-	LULL_MODEL_INTR_CPU_NS,  /**< CPU per interrupt wait, sampled; 0 = not yet */
-	LULL_MODEL_CPU_SAMPLES,  /**< waits whose CPU was sampled */
-	LULL_MODEL_RATE_PPS,     /**< arrival rate estimate */
-	LULL_MODEL_PEAK_PPS,     /**< peak rate the ring bound is kept for */
-	LULL_MODEL_SLEEP_NS,     /**< the last timed sleep planned */
+	LULL_MODEL_TIMED_CPU_NS,   /**< CPU per timed wait, sampled; 0 = not yet */
+	LULL_MODEL_INTR_CPU_NS,    /**< CPU per interrupt wait, sampled; 0 = not yet */
+	LULL_MODEL_CPU_SAMPLES,    /**< waits whose CPU was sampled */
+	LULL_MODEL_RATE_PPS,       /**< arrival rate estimate */
+	LULL_MODEL_PEAK_PPS,       /**< peak rate the ring bound is kept for */
+	LULL_MODEL_SLEEP_NS,       /**< the last timed sleep planned */
 	LULL_MODEL_INTR_BELOW_PPS, /**< interrupt waits below this rate (0 = none) */
 	LULL_MODEL_MODE,           /**< enum lull_policy_mode of the last wait */
 	LULL_PMD_N_MODEL,
@@ -145,9 +145,9 @@ struct lull_pmd {
 	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
 	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
 		     */
-	uint32_t cpu_sample; /**< waits until the next whose CPU time is sampled */
-	uint64_t budget_ns;  /**< a timed wait longer than this is a budget miss */
-	uint64_t planned_ns; /**< the last timed wait asked for */
+	uint32_t cpu_sample;                  /**< waits until the next whose CPU time is sampled */
+	uint64_t budget_ns;                   /**< a timed wait longer than this is a budget miss */
+	uint64_t planned_ns;                  /**< the last timed wait asked for */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
@@ -182,7 +182,7 @@ struct lull_pmd {
 	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). Their own lines: the
 	 * data plane writes them, the control plane polls the line above. */
 	alignas(RTE_CACHE_LINE_SIZE) struct lull_hist burst_pkts; /**< per non-full rx burst */
-	struct lull_hist sleep_ns; /**< actual duration of each wait */
+	struct lull_hist sleep_ns;              /**< actual duration of each wait */
 	lull_counter_t model[LULL_PMD_N_MODEL]; /**< dp: w at housekeeping; ctl: r */
 
 	/* Control-plane only. */

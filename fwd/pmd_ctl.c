@@ -130,8 +130,9 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 	/* without it a PMD in an interrupt wait sees control at its bound (--intr-wait-max-ms) */
 	pmd->ctl_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (pmd->ctl_fd < 0)
-		LULL_LOG(WARNING, "PMD on lcore %u: eventfd: %s; control reaches a PMD in an "
-				  "interrupt wait within --intr-wait-max-ms only",
+		LULL_LOG(WARNING,
+			"PMD on lcore %u: eventfd: %s; control reaches a PMD in an "
+			"interrupt wait within --intr-wait-max-ms only",
 			lcore, strerror(errno));
 	lull_hist_init(&pmd->burst_pkts);
 	lull_hist_init(&pmd->sleep_ns);

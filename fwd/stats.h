@@ -38,6 +38,12 @@ struct lull_pmd_derived {
 	uint64_t avg_oversleep_ns; /**< mean of (as it took - as asked) */
 };
 
+/** The telemetry name of counter stat (enum lull_pmd_stat): "iterations", ... */
+const char *lull_pmd_stat_name(unsigned int stat);
+
+/** The telemetry name of cost-model gauge k (enum lull_pmd_model): "late_p99_ns", ... */
+const char *lull_pmd_model_name(unsigned int k);
+
 /** Derive from counters stats (indexed by enum lull_pmd_stat) and rx packets. */
 void lull_pmd_derive(const uint64_t *stats, uint64_t rx, struct lull_pmd_derived *d);
 

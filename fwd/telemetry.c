@@ -75,46 +75,6 @@ pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
 	}
 }
 
-static const struct {
-	enum lull_pmd_stat stat;
-	const char *name;
-} stat_names[] = {
-	{LULL_PMD_ITERATIONS, "iterations"},
-	{LULL_PMD_BUSY_ITERATIONS, "busy_iterations"},
-	{LULL_PMD_BUSY_TSC, "busy_cycles"},
-	{LULL_PMD_IDLE_TSC, "idle_cycles"},
-	{LULL_PMD_SLEEP_TSC, "sleep_cycles"},
-	{LULL_PMD_SLEEPS, "sleeps"},
-	{LULL_PMD_SLEEP_REQ_NS, "sleep_requested_ns"},
-	{LULL_PMD_SLEEP_ACT_NS, "sleep_actual_ns"},
-	{LULL_PMD_MAX_SLEEP_HITS, "max_sleep_hits"},
-	{LULL_PMD_BUSY_HITS, "busy_threshold_hits"},
-	{LULL_PMD_INTR_WAITS, "intr_waits"},
-	{LULL_PMD_INTR_WAKES, "intr_wakes"},
-	{LULL_PMD_INTR_EMPTY, "intr_empty_wakes"},
-	{LULL_PMD_YIELDS, "yields"},
-	{LULL_PMD_YIELD_TSC, "yield_cycles"},
-	{LULL_PMD_FULL_BURSTS, "full_bursts"},
-	{LULL_PMD_INTR_TSC, "intr_cycles"},
-	{LULL_PMD_BUDGET_MISSES, "budget_misses"},
-	{LULL_PMD_EARLY_WAKES, "early_wakes"},
-	{LULL_PMD_CTL_WAKES, "control_wakes"},
-};
-
-static const char *const model_names[LULL_PMD_N_MODEL] = {
-	[LULL_MODEL_LATE_P50_NS] = "late_p50_ns",
-	[LULL_MODEL_LATE_P99_NS] = "late_p99_ns",
-	[LULL_MODEL_LATE_MEAN_NS] = "late_mean_ns",
-	[LULL_MODEL_TIMED_CPU_NS] = "timed_wait_cpu_ns",
-	[LULL_MODEL_INTR_CPU_NS] = "intr_wait_cpu_ns",
-	[LULL_MODEL_CPU_SAMPLES] = "cpu_samples",
-	[LULL_MODEL_RATE_PPS] = "rate_pps",
-	[LULL_MODEL_PEAK_PPS] = "peak_pps",
-	[LULL_MODEL_SLEEP_NS] = "planned_sleep_ns",
-	[LULL_MODEL_INTR_BELOW_PPS] = "intr_below_pps",
-	[LULL_MODEL_MODE] = "mode",
-};
-
 static void
 add_quantiles(struct rte_tel_data *d, const char *prefix, const struct lull_hist *h)
 {
@@ -226,8 +186,8 @@ fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
 	rte_tel_data_add_dict_u64(c, "duration_cycles",
 		rte_rdtsc() - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
-	for (size_t s = 0; s < sizeof(stat_names) / sizeof(stat_names[0]); s++)
-		rte_tel_data_add_dict_u64(c, stat_names[s].name, v->stats[stat_names[s].stat]);
+	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
+		rte_tel_data_add_dict_u64(c, lull_pmd_stat_name(s), v->stats[s]);
 	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
 	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
 	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
@@ -308,18 +268,18 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", dv.avg_sleep_ns);
 	rte_tel_data_add_dict_u64(c, "avg_oversleep_ns", dv.avg_oversleep_ns);
 	rte_tel_data_add_dict_u64(c, "budget_misses", v->stats[LULL_PMD_BUDGET_MISSES]);
-	rte_tel_data_add_dict_u64(c, "pkt_ns",
-		(uint64_t)(dv.cycles_per_pkt * 1e9 / (double)rte_get_tsc_hz()));
+	rte_tel_data_add_dict_u64(
+		c, "pkt_ns", (uint64_t)(dv.cycles_per_pkt * 1e9 / (double)rte_get_tsc_hz()));
 	for (unsigned int k = 0; k < LULL_PMD_N_MODEL; k++) {
 		uint64_t val = lull_counter_read(&fwd->pmds[i]->model[k]);
 
 		if (k == LULL_MODEL_MODE)
-			rte_tel_data_add_dict_string(c, model_names[k],
-				val == LULL_MODE_INTR ? "interrupt"
+			rte_tel_data_add_dict_string(c, lull_pmd_model_name(k),
+				val == LULL_MODE_INTR   ? "interrupt"
 				: val == LULL_MODE_POLL ? "poll"
 							: "sleep");
 		else
-			rte_tel_data_add_dict_u64(c, model_names[k], val);
+			rte_tel_data_add_dict_u64(c, lull_pmd_model_name(k), val);
 	}
 }
 
@@ -571,7 +531,8 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 		bool writes; /**< left out with --ctl read-only */
 	} cmds[] = {
 		/* DPDK 22.11 takes help texts of under 64 characters */
-		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore", false},
+		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore",
+			false},
 		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force", false},
 		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, share of packets", false},
 		{"/lull/ports", cmd_ports, "Ports: peer, link, counters", false},

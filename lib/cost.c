@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* Bucket 0 ends at 2^8 ns; four per octave up to 2^24 ns (16.8 ms) and beyond. */
-#define LATE_MIN_LOG2 8
+#define LATE_MIN_LOG2        8
 #define LATE_QUANTILES_EVERY 32u
 
 void

@@ -73,15 +73,15 @@ struct lull_policy {
 	uint64_t last_decide_ns;
 	uint64_t period_start_ns;
 	uint64_t period_pkts;
-	double rate_ppns;        /**< estimated arrival rate, packets per ns */
-	double peak_ppns;        /**< highest recent rate (of a busy burst), decays slowly */
-	double spell_ppns;       /**< rate of the spell going on (packets this iteration), else 0 */
-	uint64_t oversleep_ns;   /**< measured: actual - requested, smoothed, clipped */
-	struct lull_cost cost;   /**< measured wait costs and lateness (lib/cost) */
+	double rate_ppns;      /**< estimated arrival rate, packets per ns */
+	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
+	double spell_ppns;     /**< rate of the spell going on (packets this iteration), else 0 */
+	uint64_t oversleep_ns; /**< measured: actual - requested, smoothed, clipped */
+	struct lull_cost cost; /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */
 	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
 	uint64_t peak_win_ns;       /**< rate: the sleep the ring bound is judged over */
-	uint64_t probe_ns;          /**< rate: last lateness probe, when it cannot keep its budget */
+	uint64_t probe_ns;       /**< rate: last lateness probe, when it cannot keep its budget */
 	uint64_t spell_start_ns; /**< when the rings were last known empty */
 	uint64_t spell_pkts;     /**< packets since then */
 	bool drained;            /**< the last iteration emptied every ring */

@@ -176,8 +176,8 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	struct sim_rng rng;
 	double now = 0, end = (double)c->duration_ns;
 	/* a timed wait longer than this is a miss (ovs, window: their maximum) */
-	uint64_t budget_ns = c->policy.kind == LULL_POLICY_RATE ? c->policy.budget_ns
-							      : c->policy.max_sleep_ns;
+	uint64_t budget_ns =
+		c->policy.kind == LULL_POLICY_RATE ? c->policy.budget_ns : c->policy.max_sleep_ns;
 	uint32_t rr = 0;
 	int ret = sim_check(c);
 
@@ -277,8 +277,8 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
 			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
-			lull_policy_wait_cpu(
-				&pol, false, (uint64_t)(act < p->wait_cpu_ns ? act : p->wait_cpu_ns));
+			lull_policy_wait_cpu(&pol, false,
+				(uint64_t)(act < p->wait_cpu_ns ? act : p->wait_cpu_ns));
 			res->budget_misses += act > (double)budget_ns;
 		}
 	}

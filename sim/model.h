@@ -12,8 +12,8 @@
  * distribution, then lull_policy_slept(). Where the ports interrupt
  * (intr_after_ns > 0) the policy may choose an rx interrupt wait: the PMD then
  * wakes on the next arrival plus an interrupt wake latency. Each wait's CPU
- * goes to the policy's cost model, as the PMD's sampled waits do. A packet's latency is when its burst is done minus when it
- * arrived, plus a fixed path delay (links, the peer).
+ * goes to the policy's cost model, as the PMD's sampled waits do. A packet's latency is when its
+ * burst is done minus when it arrived, plus a fixed path delay (links, the peer).
  */
 #ifndef LULL_SIM_MODEL_H
 #define LULL_SIM_MODEL_H
@@ -110,9 +110,9 @@ struct sim_result {
 	uint64_t waits; /**< sleeps and interrupt waits */
 	uint64_t intr_waits;
 	uint64_t budget_misses; /**< timed waits longer than the budget (ovs: its maximum) */
-	double busy_ns;     /**< CPU: polls, packets, wait costs */
-	double wait_ns;     /**< time spent waiting */
-	double wait_req_ns; /**< what the policy asked for, summed */
+	double busy_ns;         /**< CPU: polls, packets, wait costs */
+	double wait_ns;         /**< time spent waiting */
+	double wait_req_ns;     /**< what the policy asked for, summed */
 	double total_ns;
 	struct lull_hist lat_ns; /**< per forwarded packet */
 };

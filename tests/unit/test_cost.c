@@ -71,7 +71,8 @@ test_wait_costs(void **state)
 	assert_int_equal(lull_cost_wait_ns(&c, LULL_COST_TIMED), 0);
 	lull_cost_late(&c, 40000);
 	/* nothing measured: the median lateness (its bucket edge) stands in */
-	assert_true(lull_cost_wait_ns(&c, LULL_COST_INTR) >= 40000 && lull_cost_wait_ns(&c, LULL_COST_INTR) <= 48000);
+	assert_true(lull_cost_wait_ns(&c, LULL_COST_INTR) >= 40000 &&
+		    lull_cost_wait_ns(&c, LULL_COST_INTR) <= 48000);
 	lull_cost_wait_cpu(&c, LULL_COST_TIMED, 25000);
 	/* one kind measured: it stands in for the other */
 	assert_int_equal(lull_cost_wait_ns(&c, LULL_COST_INTR), 25000);

@@ -60,7 +60,8 @@ trace_next(struct trace *t)
 	}
 	if (t->left == 0) {
 		t->seed = t->seed * 6364136223846793005ull + 1442695040888963407ull;
-		t->left = t->burst_min + (uint32_t)((t->seed >> 33) % (t->burst_max - t->burst_min + 1));
+		t->left = t->burst_min +
+			  (uint32_t)((t->seed >> 33) % (t->burst_max - t->burst_min + 1));
 	}
 	if (--t->left > 0)
 		t->next_ns += 67; /* 14.88 Mpps */
@@ -115,8 +116,9 @@ drive(struct lull_policy *pol, struct trace *t, const struct backend *b, uint64_
 			now_ns += b->late_ns;
 			lull_policy_wait_cpu(pol, true, b->cpu_ns);
 		} else {
-			uint64_t late_ns =
-				b->tail_every && ++waits % b->tail_every == 0 ? b->tail_ns : b->late_ns;
+			uint64_t late_ns = b->tail_every && ++waits % b->tail_every == 0
+						   ? b->tail_ns
+						   : b->late_ns;
 
 			now_ns += s + late_ns;
 			lull_policy_slept(pol, s, s + late_ns);
@@ -234,8 +236,11 @@ test_budget_holds_at_p99(void **state)
 	struct run r;
 	/* usually 30 us late, one wait in 40 (2.5 %) 180 us: the mean (~34 us) would
 	 * allow sleeps of ~215 us, and 1 in 40 of them would miss the 250 us budget */
-	const struct backend tail = {.late_ns = 30000, .tail_ns = 180000, .tail_every = 40,
-		.cpu_ns = 25000, .pkt_ns = 62};
+	const struct backend tail = {.late_ns = 30000,
+		.tail_ns = 180000,
+		.tail_every = 40,
+		.cpu_ns = 25000,
+		.pkt_ns = 62};
 
 	(void)state;
 	init_rate(&pol, false);
@@ -263,7 +268,8 @@ test_idle_sleeps_when_the_budget_is_out_of_reach(void **state)
 	drive(&pol, &t, &late, 100000000, 1100000000, &r);
 	assert_true(r.sleep_n >= 1500);
 	if (r.waits[LULL_MODE_POLL] > 1000)
-		fail_msg("%llu polls in an idle second", (unsigned long long)r.waits[LULL_MODE_POLL]);
+		fail_msg("%llu polls in an idle second",
+			(unsigned long long)r.waits[LULL_MODE_POLL]);
 }
 
 static void
