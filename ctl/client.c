@@ -108,7 +108,10 @@ lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t err
 	snprintf(name, sizeof(name), "%.*s", (int)name_len, cmd);
 	val = json_object_get(reply, name);
 	if (val == NULL || json_is_null(val)) {
-		snprintf(err, errlen, "%s: lull does not know it (an older lull?)", name);
+		snprintf(err, errlen,
+			"%s: lull does not offer it (started with --ctl read-only, or an older "
+			"lull)",
+			name);
 		json_decref(reply);
 		return NULL;
 	}
