@@ -22,7 +22,11 @@ assert len(rows) == 6, f"{len(rows)} result rows, want 6"
 cells = {(r["config"], r["load"]) for r in rows}
 assert cells == {(c, l) for c in ("off", "rate:250", "testpmd") for l in ("idle", "rate:10k")}, cells
 for r in rows:
-    assert None not in r.values() and len(r) == 19, f"short row {r}"
+    assert None not in r.values() and len(r) == 25, f"short row {r}"
+    assert r["device"] == "memif", r
+    # issue 15's columns: lull's budget misses and mode shares (testpmd: n/a)
+    for k in ("p999_us", "budget_miss_pct", "share_poll", "share_sleep", "share_intr"):
+        assert r[k] == "n/a" or float(r[k]) >= 0, (k, r)
     for k in ("cpu_pct", "idle_res_pct", "p99_us", "max_us", "rx_pps"):
         float(r[k])
     assert r["watts"] == "n/a" or float(r["watts"]) >= 0, r
