@@ -309,7 +309,10 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 		double top = pol->peak_ppns > pol->spell_ppns ? pol->peak_ppns : pol->spell_ppns;
 		double r_ns = (double)pol->p.min_ring / 2 / top - (double)late_ns;
 
-		ring_ns = r_ns > 0 ? (uint64_t)r_ns : 0;
+		/* in double: a rate near zero gives more than an integer holds */
+		ring_ns = r_ns >= (double)LULL_MAX_SLEEP_NS ? UINT64_MAX
+			  : r_ns > 0                        ? (uint64_t)r_ns
+							    : 0;
 		cap = min_u64(cap, ring_ns);
 	}
 	/* in double: a rate near zero would overflow an integer */
