@@ -94,8 +94,8 @@ EXPECT_RC=2 bad frobnicate
 tel "/lull/set,nonsense" | grep -q '{"/lull/set": "usage' || die "telemetry: bad set accepted"
 
 # a second pair at run time: forwarded exactly, then removed
-ctl port-add "$(memif_vdev 2 server "$T_DIR/c.sock")" >"$T_DIR/add.txt" || die "port-add 2: $(cat "$T_DIR/add.txt")"
-ctl port-add "$(memif_vdev 3 server "$T_DIR/d.sock")" net_memif2 >>"$T_DIR/add.txt" || die "port-add 3"
+ctl port-add "$(memif_vdev 2 server "$T_DIR/c.sock")" >"$T_DIR/add.txt" 2>&1 || die "port-add 2: $(cat "$T_DIR/add.txt")"
+ctl port-add "$(memif_vdev 3 server "$T_DIR/d.sock")" net_memif2 >>"$T_DIR/add.txt" 2>&1 || die "port-add 3: $(cat "$T_DIR/add.txt")"
 grep -q "peer: net_memif2" "$T_DIR/add.txt" || die "port-add: $(cat "$T_DIR/add.txt")"
 gen_bg gen2 1 "$T_DIR/c.sock" "$T_DIR/d.sock" --profile rate:5k:3s,idle:6s --progress-ms 0 --drain-ms 200 --json "$T_DIR/gen2.json"
 gen2_pid=$BG_PID

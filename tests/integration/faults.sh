@@ -54,8 +54,8 @@ no_loss "$T_DIR/gen2.json" "after the restart" || die "after the restart: loss"
 # 2. remove a pair under load; the first pair must not notice
 ctl() { "${LULLCTL:?set LULLCTL to the lullctl binary}" -f "$T_ID-lull" "$@"; }
 sc="$T_DIR/c.sock" sd="$T_DIR/d.sock"
-ctl port-add "$(memif_vdev 2 server "$sc")" >"$T_DIR/add.txt" || die "port-add 2: $(cat "$T_DIR/add.txt")"
-ctl port-add "$(memif_vdev 3 server "$sd")" net_memif2 >>"$T_DIR/add.txt" || die "port-add 3"
+ctl port-add "$(memif_vdev 2 server "$sc")" >"$T_DIR/add.txt" 2>&1 || die "port-add 2: $(cat "$T_DIR/add.txt")"
+ctl port-add "$(memif_vdev 3 server "$sd")" net_memif2 >>"$T_DIR/add.txt" 2>&1 || die "port-add 3: $(cat "$T_DIR/add.txt")"
 gen gen_a rate:20k:8s
 gen_bg gen_b 0 "$sc" "$sd" --profile rate:50k:30s --progress-ms 0 --json "$T_DIR/gen_b.json"
 gen_b_pid=$BG_PID
