@@ -414,12 +414,11 @@ static const struct lull_opt lull_opts[] = {
 	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000, "1",
 		"PMD threads' timer slack", SET),
 	LULL_OPT_UINT_ROW(T, intr_after_ms, "intr-after-ms", "MS", 0, 3600000, "200",
-		"hand an idle PMD over to rx interrupts after MS idle, where every polled queue "
-		"has them; 0 = never",
+		"where every polled queue has rx interrupts: rate waits for them when its cost "
+		"model says so, every policy after MS idle; 0 = never",
 		SET),
 	LULL_OPT_UINT_ROW(T, intr_wait_max_ms, "intr-wait-max-ms", "MS", 1, 60000, "100",
-		"longest single wait for an rx interrupt; a stop or a change reaches a PMD in "
-		"such a wait within it",
+		"longest single wait for an rx interrupt (a stop or a change ends one at once)",
 		SET),
 	LULL_OPT_TEXT_ROW(T, critical, "rxq-critical", "LIST", "none",
 		"latency-critical rx queues, PORT:QUEUE,...: the PMD polling one sleeps at most "
