@@ -334,8 +334,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
-	pmd->budget_ns = prm->policy.kind == LULL_POLICY_RATE ? prm->policy.budget_ns
-							      : prm->policy.max_sleep_ns;
+	pmd->budget_ns = lull_policy_budget_ns(&prm->policy);
 	ret = lull_waiter_attach(
 		&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, pmd->ctl_fd, &bad);
 	pmd->policy.p.intr = pmd->waiter.intr_ok;

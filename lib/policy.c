@@ -367,7 +367,7 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 	s = min_u64(s, pol->p.max_sleep_ns);
 	/* Before the first wait is measured its lateness is unknown: the first capped
 	 * sleep takes half the ring's fill time (then the measure takes over). */
-	if (!pol->slept && pol->p.burst_tol > pol->p.min_ring)
+	if (!lull_policy_measured(pol) && pol->p.burst_tol > pol->p.min_ring)
 		s = min_u64(s, lull_policy_ring_fill_ns(&pol->p) / 2);
 	else
 		s = min_u64(s, lull_policy_burst_cap_ns(&pol->p, lull_policy_late_ns(pol)));
@@ -411,14 +411,6 @@ lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_n
 void
 lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns)
 {
-	uint64_t over = actual_ns > requested_ns ? actual_ns - requested_ns : 0;
-
-	/* One preemption of a few ms must not count as the backend's usual lateness. */
-	if (pol->p.budget_ns > 0 && over > 2 * pol->p.budget_ns)
-		over = 2 * pol->p.budget_ns;
-	/* the first measure is the estimate; then a smoothed mean */
-	pol->oversleep_ns = pol->slept ? (7 * pol->oversleep_ns + over) / 8 : over;
-	pol->slept = true;
 	/* the distribution takes the whole lateness: its tail is what it is for */
 	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
 	lull_cost_waited(&pol->cost, actual_ns);

@@ -60,7 +60,7 @@ enum lull_policy_mode {
 
 struct lull_policy {
 	struct lull_policy_params p;
-	uint64_t sleep_ns;  /**< ovs, window: current ramp; rate: last idle sleep */
+	uint64_t sleep_ns;  /**< ovs, window: current ramp */
 	uint32_t iter_pkts; /**< packets this iteration */
 	bool iter_busy;     /**< a burst reached the busy threshold this iteration */
 	bool iter_full;     /**< a burst was full this iteration: the ring may hold more */
@@ -76,7 +76,6 @@ struct lull_policy {
 	double rate_ppns;      /**< estimated arrival rate, packets per ns */
 	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
 	double spell_ppns;     /**< rate of the spell going on (packets this iteration), else 0 */
-	uint64_t oversleep_ns; /**< measured: actual - requested, smoothed, clipped */
 	struct lull_cost cost; /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */
 	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
@@ -89,7 +88,6 @@ struct lull_policy {
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */
 	bool started;
-	bool slept; /**< a wait was measured: oversleep_ns is an estimate */
 };
 
 /** Default parameters for a kind, for a PMD whose rx burst is burst and ring min_ring. */
@@ -136,11 +134,28 @@ lull_policy_mode(const struct lull_policy *pol)
  */
 double lull_policy_intr_below_pps(const struct lull_policy *pol, uint64_t sleep_ns);
 
+/** Whether a timed wait was measured: the cost model's lateness is an estimate. */
+static inline bool
+lull_policy_measured(const struct lull_policy *pol)
+{
+	return pol->cost.late_n > 0;
+}
+
 /** The lateness the rate policy plans with: the recent 99th percentile (0 before a wait). */
 static inline uint64_t
 lull_policy_late_ns(const struct lull_policy *pol)
 {
-	return pol->slept ? pol->cost.late_p99_ns : 0;
+	return lull_policy_measured(pol) ? pol->cost.late_p99_ns : 0;
+}
+
+/**
+ * A timed wait longer than this misses the latency budget: rate's budget; ovs
+ * and window have none but their maximum.
+ */
+static inline uint64_t
+lull_policy_budget_ns(const struct lull_policy_params *p)
+{
+	return p->kind == LULL_POLICY_RATE ? p->budget_ns : p->max_sleep_ns;
 }
 
 /** A sampled wait took cpu_ns of the thread's CPU (intr: an rx interrupt wait). */

@@ -175,9 +175,7 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	struct arrivals arr;
 	struct sim_rng rng;
 	double now = 0, end = (double)c->duration_ns;
-	/* a timed wait longer than this is a miss (ovs, window: their maximum) */
-	uint64_t budget_ns =
-		c->policy.kind == LULL_POLICY_RATE ? c->policy.budget_ns : c->policy.max_sleep_ns;
+	uint64_t budget_ns = lull_policy_budget_ns(&c->policy);
 	uint32_t rr = 0;
 	int ret = sim_check(c);
 

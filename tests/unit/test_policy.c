@@ -144,7 +144,7 @@ test_rate_bounds_on_burst_trace(void **state)
 	}
 	assert_true(sleeps > 100);
 	/* lateness is learned: sleeps stay within budget - its 99th percentile */
-	assert_true(pol.oversleep_ns >= 29000 && pol.oversleep_ns <= 30000);
+	assert_true(pol.cost.late_mean_ns >= 29000 && pol.cost.late_mean_ns <= 30000);
 	assert_true(pol.cost.late_p99_ns >= 30000 && pol.cost.late_p99_ns <= 36000);
 	/* a backend late by more than the budget (a stall: 30 waits of 10 ms, more than
 	 * 1 %) stops sleeping: polls and a probe every 10 ms; sleeping resumes once the
@@ -327,7 +327,7 @@ test_burst_tolerance_holds_on_traces(void **state)
 			s = iterate(&pol, burst, 2, now_ns);
 			if (s != 0) {
 				/* the measured lateness enters the next cap */
-				assert_true(s + pol.oversleep_ns < fill_ns);
+				assert_true(s + pol.cost.late_mean_ns < fill_ns);
 				late_ns = 5000 + (seed >> 45) % 60000; /* 5-65 us late */
 				lull_policy_slept(&pol, s, s + late_ns);
 				now_ns += s + late_ns;

@@ -215,7 +215,7 @@ test_no_flapping_at_threshold(void **state)
 	(void)state;
 	init_rate(&pol, true);
 	at_rate(&pol, 100000, &this_vm, &r);
-	below_pps = lull_policy_intr_below_pps(&pol, pol.sleep_ns ? pol.sleep_ns : 200000);
+	below_pps = lull_policy_intr_below_pps(&pol, 200000);
 	assert_true(below_pps > 100 && below_pps < 100000);
 	/* at the entry rate, 1.1x and 1.9x of it: at most a handful of switches a second */
 	for (double f = 0.9; f <= 1.95; f += 0.1) {
