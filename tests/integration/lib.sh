@@ -81,13 +81,14 @@ lull_memif_bg() {
 
 # gen_bg NAME LCORE SOCK_A SOCK_B LULL-GEN-ARGS...: lull-gen in the background on
 # LCORE, memif client of SOCK_A (its tx port) and SOCK_B (its rx port); output
-# in $T_DIR/NAME.log; sets BG_PID.
+# in $T_DIR/NAME.log; sets BG_PID. GEN_RSIZE=N: memif rings of 2^N slots (the
+# client sets both directions' size).
 gen_bg() {
-	local name=$1 lcore=$2 sa=$3 sb=$4
+	local name=$1 lcore=$2 sa=$3 sb=$4 ring=${GEN_RSIZE:+,rsize=$GEN_RSIZE}
 	shift 4
 	bg "$name" "${LULL_GEN:?set LULL_GEN to the lull-gen binary}" -l "$lcore" -m 256 \
 		"${EAL_COMMON[@]}" --file-prefix="$T_ID-$name" \
-		--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" -- "$@"
+		--vdev "$(memif_vdev 0 client "$sa")$ring" --vdev "$(memif_vdev 1 client "$sb")$ring" -- "$@"
 }
 
 # lull_total LOG COLUMN: sum a column of the port table in lull's final stats.
@@ -107,7 +108,8 @@ testpmd_total() {
 }
 
 # pmd_cpu_pct PID SECONDS: % of one CPU the PMD thread (lcore worker) of PID used
-# over SECONDS (utime + stime from /proc/PID/task/TID/stat).
+# over SECONDS (utime + stime from /proc/PID/task/TID/stat), to a tenth of a %
+# (one clock tick over 3 s is 0.3 %: compare with fcmp and a margin).
 pmd_cpu_pct() {
 	local pid=$1 secs=$2 tid="" t a b
 	for t in /proc/"$pid"/task/*; do
@@ -117,5 +119,14 @@ pmd_cpu_pct() {
 	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
 	sleep "$secs"
 	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	echo $(((b - a) * 100 / (secs * $(getconf CLK_TCK))))
+	awk -v d=$((b - a)) -v s="$secs" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f\n", d * 100 / (s * hz)}'
+}
+
+# fcmp 'EXPR' NAME=VALUE...: true when the awk expression over the named
+# decimal values holds, e.g. fcmp 'a * 2 < b' a=1.5 b=4
+fcmp() {
+	local expr=$1 v args=()
+	shift
+	for v in "$@"; do args+=(-v "$v"); done
+	awk "${args[@]}" "BEGIN {exit !($expr)}"
 }

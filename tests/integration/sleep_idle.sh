@@ -29,9 +29,9 @@ for policy in off ovs rate; do
 		[ "$sleeps" -gt 100 ] || die "$policy: only $sleeps sleeps while idle"
 	fi
 done
-[ "${cpu[off]}" -ge 50 ] || die "busy polling used only ${cpu[off]} % (is the PMD running?)"
+fcmp 'off >= 50' off="${cpu[off]}" || die "busy polling used only ${cpu[off]} % (is the PMD running?)"
 for policy in ovs rate; do
-	[ $((cpu[$policy] * 2)) -lt "${cpu[off]}" ] ||
+	fcmp 'p * 2 < off' p="${cpu[$policy]}" off="${cpu[off]}" ||
 		die "$policy used ${cpu[$policy]} %, not under half of busy polling's ${cpu[off]} %"
 done
 log "PASS"

@@ -45,7 +45,10 @@ done
 grep -q "rx interrupts on; waits [1-9]" "$T_DIR/lull-intr.log" ||
 	die "interrupt waits not reported: $(grep 'pmd 0' "$T_DIR/lull-intr.log")"
 grep -E "pmd 0: rx interrupts" "$T_DIR/lull-intr.log" | sed 's/^/    /'
-[ "${cpu[sleep]}" -ge 2 ] || log "note: sleeping alone already used only ${cpu[sleep]} %"
-[ "${cpu[intr]}" -le 2 ] && [ "${cpu[intr]}" -lt "${cpu[sleep]}" ] ||
+# Interrupt waits take the idle PMD to about nothing: at most 1 % of a CPU
+# (3 clock ticks in 3 s) and at most half of what sleeping alone used, so a
+# one-tick difference between two near-zero runs cannot pass for a saving.
+fcmp 's >= 2' s="${cpu[sleep]}" || log "note: sleeping alone already used only ${cpu[sleep]} %"
+fcmp 'i <= 1 && i * 2 <= s' i="${cpu[intr]}" s="${cpu[sleep]}" ||
 	die "interrupt mode used ${cpu[intr]} % (sleeping only: ${cpu[sleep]} %)"
 log "PASS"
