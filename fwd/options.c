@@ -404,7 +404,9 @@ static const struct lull_opt lull_opts[] = {
 		"flush a tx buffer at least every US under load (an idle poll flushes at once)",
 		SET),
 	LULL_OPT_UINT_ROW(T, tx_retries, "tx-retries", "N", 0, 1000000, "0",
-		"retry a refused tx N times (100 us at most a burst) before dropping", 0),
+		"after a tx queue refuses, try N times more before dropping (a queue that "
+		"takes packets is always tried again; 100 us at most a burst)",
+		0),
 	LULL_OPT_SECTION_ROW("Sleeping"),
 	LULL_SLEEP_OPT_ROWS(T, sleep, show_busy_threshold),
 	LULL_OPT_TEXT_ROW(T, wake, "wake", "W", "auto",

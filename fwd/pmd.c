@@ -20,19 +20,25 @@
  * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
 #define LULL_CPU_SAMPLE_EVERY 16
 
-/* tx_buffer error callback: retry --tx-retries times, for LULL_TX_RETRY_MAX_US at
- * most (a dead peer must not stall the PMD past the control plane's patience),
- * then free and count. */
+/* tx_buffer error callback, and the rest of a direct tx burst: send again
+ * while the port takes packets (as OVS does: a queue that takes some now takes
+ * more soon, and a dead one refuses at once), then --tx-retries times more
+ * after refusals, all within LULL_TX_RETRY_MAX_US (a dead peer must not stall
+ * the PMD past the control plane's patience); free and count what is left. */
 void
 lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 {
 	struct lull_txq *txq = arg;
 	uint16_t sent = 0;
+	uint32_t refused = 0;
 	uint64_t until_tsc = 0;
 
-	for (uint32_t r = 0; r < txq->retries && sent < n; r++) {
-		sent += rte_eth_tx_burst(txq->port, txq->queue, pkts + sent, n - sent);
-		/* the clock is read once in 64 retries: a retry is ~0.1 us */
+	for (uint32_t r = 0; sent < n && refused <= txq->retries; r++) {
+		uint16_t k = rte_eth_tx_burst(txq->port, txq->queue, pkts + sent, n - sent);
+
+		sent += k;
+		refused += k == 0;
+		/* the clock is read once in 64 tries: a try is ~0.1 us */
 		if ((r & 63) == 0) {
 			uint64_t now_tsc = rte_rdtsc();
 
