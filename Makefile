@@ -22,7 +22,7 @@ build: deps $(BUILD)/build.ninja
 # which GCC 12 lacks.
 $(ASAN_BUILD)/build.ninja:
 	CC=clang meson setup $(ASAN_BUILD) -Dbuildtype=debugoptimized \
-		-Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true
+		-Db_sanitize=address,undefined -Db_lundef=false -Dfuzz=true -Dman=disabled
 
 build-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD)
@@ -30,7 +30,7 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 # ThreadSanitizer: the control plane (main and telemetry threads) against the PMDs.
 $(TSAN_BUILD)/build.ninja:
 	CC=clang meson setup $(TSAN_BUILD) -Dbuildtype=debugoptimized \
-		-Db_sanitize=thread -Db_lundef=false
+		-Db_sanitize=thread -Db_lundef=false -Dman=disabled
 
 build-tsan: deps $(TSAN_BUILD)/build.ninja
 	ninja -C $(TSAN_BUILD)

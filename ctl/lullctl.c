@@ -2,10 +2,12 @@
 /*
  * lullctl [--file-prefix P | --socket PATH] [--json] COMMAND [ARGS]
  *
- * A client of lull's /lull/ telemetry commands, named like OVS's appctl ones.
+ * A client of lull's /lull/ telemetry commands, named like OVS's appctl ones,
+ * and its Prometheus exporter (metrics, serve-metrics).
  * Exit codes: 0 done, 1 lull refused (the message says why), 2 bad usage,
- * 3 no lull to talk to.
+ * 3 no lull to talk to, 4 the exporter cannot listen.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,9 +15,11 @@
 #include <string.h>
 
 #include "client.h"
+#include "metrics.h"
+#include "serve.h"
 #include "show.h"
 
-enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NO_LULL = 3 };
+enum { EXIT_REFUSED = 1, EXIT_USAGE = 2, EXIT_NO_LULL = 3, EXIT_NO_LISTEN = 4 };
 
 struct opts {
 	const char *prefix;
@@ -49,15 +53,24 @@ usage(FILE *out, const char *prog)
 		"                              waits for a later port-add naming it\n"
 		"  port-del NAME               stop forwarding a port and detach it\n"
 		"  raw TELEMETRY-COMMAND       send any telemetry command, print its JSON\n"
+		"  metrics                     every figure in the Prometheus text format\n"
+		"  serve-metrics [--listen ADDR:PORT]\n"
+		"                              a Prometheus exporter: GET /metrics (default "
+		"\n"
+		"                              " LULLCTL_LISTEN_DEFAULT "); runs until SIGTERM, "
+		"lull or\n"
+		"                              not (lull_up 0 while none answers)\n"
 		"\n"
 		"Options:\n"
 		"  -f, --file-prefix P   the lull started with EAL --file-prefix P (default rte)\n"
 		"  -s, --socket PATH     the telemetry socket itself\n"
 		"  -j, --json            print the reply as JSON (for scripts)\n"
 		"  -h, --help            this text\n"
+		"  -V, --version         lullctl's version\n"
 		"\n"
 		"Exit codes: 0 done, 1 lull refused (the message says why), 2 bad usage, 3 no "
-		"lull.\n",
+		"lull,\n"
+		"4 the exporter cannot listen.\n",
 		prog);
 }
 
@@ -181,6 +194,43 @@ dispatch(struct lullctl_client *c, const struct opts *o, const char *name, int a
 	return EXIT_USAGE;
 }
 
+/* metrics | serve-metrics [--listen ADDR:PORT]: argv[0] is the command */
+static int
+metrics(const char *path, int argc, char **argv)
+{
+	const char *listen = LULLCTL_LISTEN_DEFAULT;
+	char err[512] = "";
+	int ret;
+
+	if (strcmp(argv[0], "metrics") == 0) {
+		if (argc != 1) {
+			fprintf(stderr, "lullctl: metrics takes no argument (see --help)\n");
+			return EXIT_USAGE;
+		}
+		ret = lullctl_metrics_write(stdout, path, err, sizeof(err));
+		if (ret < 0)
+			fprintf(stderr, "lullctl: %s\n", err);
+		return ret < 0 ? EXIT_NO_LULL : 0;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--listen") == 0 && i + 1 < argc) {
+			listen = argv[++i];
+		} else if (strncmp(argv[i], "--listen=", 9) == 0) {
+			listen = argv[i] + 9;
+		} else {
+			fprintf(stderr,
+				"lullctl: serve-metrics: bad argument '%s' (takes --listen "
+				"ADDR:PORT)\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	ret = lullctl_serve_metrics(path, listen, err, sizeof(err));
+	if (ret < 0)
+		fprintf(stderr, "lullctl: %s\n", err);
+	return ret == -EINVAL ? EXIT_USAGE : ret < 0 ? EXIT_NO_LISTEN : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -189,6 +239,7 @@ main(int argc, char **argv)
 		{"socket", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = {.prefix = "rte", .socket = NULL, .json = false};
@@ -197,7 +248,7 @@ main(int argc, char **argv)
 	int opt, rc;
 
 	/* '+': stop at the command, so that "pmd-perf-show -pmd 1" keeps its -pmd */
-	while ((opt = getopt_long(argc, argv, "+f:s:jh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+f:s:jhV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			o.prefix = optarg;
@@ -210,6 +261,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
+			return 0;
+		case 'V':
+			printf("lullctl %s\n", LULL_VERSION);
 			return 0;
 		default:
 			usage(stderr, argv[0]);
@@ -224,6 +278,8 @@ main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s", o.socket);
 	else
 		lullctl_socket_path(o.prefix, path, sizeof(path));
+	if (strcmp(argv[optind], "metrics") == 0 || strcmp(argv[optind], "serve-metrics") == 0)
+		return metrics(path, argc - optind, argv + optind);
 	if (lullctl_connect(&c, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lullctl: %s\n", err);
 		return EXIT_NO_LULL;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <rte_eal.h>
+#include <rte_version.h>
 #include <rte_errno.h>
 
 static atomic_bool lull_quit; /* written by the signal handler, read by the main loop */
@@ -39,6 +40,18 @@ const atomic_bool *
 lull_quit_flag(void)
 {
 	return &lull_quit;
+}
+
+bool
+lull_version_asked(int argc, char **argv, const char *name)
+{
+	int sep = lull_argv_separator(argc, argv);
+
+	if (!(argc > 1 && strcmp(argv[1], "--version") == 0) &&
+		!(sep + 1 < argc && strcmp(argv[sep + 1], "--version") == 0))
+		return false;
+	printf("%s %s (%s)\n", name, LULL_VERSION, rte_version());
+	return true;
 }
 
 int

@@ -22,6 +22,12 @@ bool lull_quit_requested(void);
 /** The flag itself, for loops that read it with their own ordering. */
 const atomic_bool *lull_quit_flag(void);
 
+/**
+ * `NAME --version` or `NAME -- --version` (EAL is not started for it): print
+ * "NAME VERSION (DPDK x.y.z)" and return true.
+ */
+bool lull_version_asked(int argc, char **argv, const char *name);
+
 /** Index of "--" in argv, or argc when there is none. */
 int lull_argv_separator(int argc, char **argv);
 

@@ -126,7 +126,8 @@ struct lull_config {
 	unsigned int control_cpus[LULL_MAX_CPUS]; /**< --control-cores: CPU ids */
 	unsigned int n_control_cpus; /**< 0 = leave control threads where EAL put them */
 
-	bool help; /**< --help was given: print usage, start nothing */
+	bool help;    /**< --help was given: print usage, start nothing */
+	bool version; /**< --version (main() answers it before parsing) */
 
 	/* Filled by lull_config_resolve(), changed by port add and delete. */
 	unsigned int n_ports;              /**< port ids in use are below this */

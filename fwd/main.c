@@ -150,6 +150,8 @@ main(int argc, char **argv)
 	int ret, status = EXIT_FAILURE;
 
 	lull_prog = argv[0];
+	if (lull_version_asked(argc, argv, "lull"))
+		return EXIT_SUCCESS;
 	pthread_mutex_init(&fwd.lock, NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a line at a time, also into a log file or a pipe */
 	lull_config_defaults(&fwd.cfg);

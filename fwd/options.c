@@ -451,6 +451,7 @@ static const struct lull_opt lull_opts[] = {
 		"port-add, port-del, stats clear; docs/control.md)",
 		NULL, 0, parse_ctl, show_ctl),
 	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
+	LULL_OPT_FLAG_ROW(T, version, "version", 'V', "the version, and DPDK's", 0),
 	LULL_OPT_END_ROW,
 };
 

@@ -124,6 +124,7 @@ static const struct lull_opt gen_opts[] = {
 	LULL_OPT_TEXT_ROW(T, csv_path, "csv", "FILE", NULL,
 		"results as CSV, one row per phase (- = stdout)", NULL, 0, parse_path, NULL),
 	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
+	LULL_OPT_FLAG_ROW(T, version, "version", 'V', "the version, and DPDK's", 0),
 	LULL_OPT_END_ROW,
 };
 

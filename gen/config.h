@@ -38,6 +38,7 @@ struct gen_config {
 	const char *json_path; /**< NULL = none, "-" = stdout */
 	const char *csv_path;
 	bool help;
+	bool version; /**< --version (main() answers it before parsing) */
 };
 
 void gen_config_defaults(struct gen_config *cfg);

@@ -124,6 +124,9 @@ main(int argc, char **argv)
 	lull_log_set_name("lull-gen");
 	int ret, status = EXIT_FAILURE;
 
+	if (lull_version_asked(argc, argv, "lull-gen"))
+		return EXIT_SUCCESS;
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	gen_config_defaults(&cfg);
 	if (sep < argc) {

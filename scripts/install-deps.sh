@@ -10,6 +10,10 @@ packages=(
 	librte-net-ring23 librte-mempool-ring23 # the virtual devices, named: not all are Depends
 	libcmocka-dev             # unit tests
 	libjansson-dev            # lullctl: JSON of the telemetry socket
+	libmicrohttpd-dev         # lullctl serve-metrics: the Prometheus exporter's HTTP
+	prometheus                # promtool and a Prometheus server for tests/integration/metrics.sh
+	help2man man-db groff-base # man pages from --help, rendered by man -l in the tests
+	debhelper dpkg-dev fakeroot lintian # make deb
 	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
 	gnuplot-nox python3 bc    # benchmarks and plots
 )

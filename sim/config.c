@@ -264,6 +264,7 @@ static const struct lull_opt sim_opts[] = {
 	LULL_OPT_FLAG_ROW(T, json, "json", 0, "JSON instead of the table", 0),
 	LULL_OPT_FLAG_ROW(T, csv, "csv", 0, "CSV instead of the table", 0),
 	LULL_OPT_FLAG_ROW(T, help, "help", 'h', "this text", 0),
+	LULL_OPT_FLAG_ROW(T, version, "version", 'V', "the version", 0),
 	LULL_OPT_END_ROW,
 };
 

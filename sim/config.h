@@ -31,7 +31,7 @@ struct sim_options {
 	double start_ms;              /**< --start-ms, into base.traffic.start_ns */
 	const char *preset;
 	double preset_line_pps; /**< the preset's arrival limit when --line-gbps is not given */
-	bool json, csv, help;
+	bool json, csv, help, version;
 };
 
 /** Parse argv (argv[0] = program). @return 0 or -errno with a message naming the option. */

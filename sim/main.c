@@ -165,6 +165,11 @@ main(int argc, char **argv)
 		sim_options_free(&o);
 		return 0;
 	}
+	if (o.version) {
+		printf("lull-sim %s\n", LULL_VERSION);
+		sim_options_free(&o);
+		return 0;
+	}
 	if (o.trace_n > 0 || o.ramp) {
 		struct sim_config c = o.base;
 
