@@ -5,7 +5,7 @@ TSAN_BUILD ?= build-tsan
 TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim control ctl faults
 MESON_TEST ?= meson test --print-errorlogs
 
-.PHONY: all deps build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format format-check clean
+.PHONY: all deps deb build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format format-check clean
 
 all: build
 
@@ -64,6 +64,10 @@ test: build build-asan build-tsan
 FUZZ_SECONDS ?= 120
 fuzz: build-asan
 	./scripts/fuzz-all $(ASAN_BUILD) $(FUZZ_SECONDS)
+
+# lull_<version>_amd64.deb in dist/ (debhelper + meson, lintian-clean for errors)
+deb: deps
+	./scripts/make-deb.sh dist
 
 run: build
 	./scripts/run-demo.sh

@@ -29,7 +29,7 @@ struct family {
 	const char *name; /**< without lull_ */
 	const char *type; /**< counter (name ends in _total) or gauge */
 	const char *help;
-	const char *key;  /**< in the reply */
+	const char *key; /**< in the reply */
 	enum scale scale;
 };
 
@@ -41,8 +41,8 @@ static const struct family pmd_perf[] = {
 	{"pmd_busy_seconds_total", "counter",
 		"Time in iterations that received packets (processing and tx).", "busy_cycles",
 		CYCLES},
-	{"pmd_idle_seconds_total", "counter", "Time in polls that found nothing.",
-		"idle_cycles", CYCLES},
+	{"pmd_idle_seconds_total", "counter", "Time in polls that found nothing.", "idle_cycles",
+		CYCLES},
 	{"pmd_wait_seconds_total", "counter",
 		"Time in waits the policy chose (timed sleeps, interrupt waits, yields).",
 		"sleep_cycles", CYCLES},
@@ -59,14 +59,14 @@ static const struct family pmd_perf[] = {
 	{"pmd_wait_actual_seconds_total", "counter", "Sum of the waits as they took.",
 		"sleep_actual_ns", NANOS},
 	{"pmd_intr_waits_total", "counter", "Waits for an rx interrupt.", "intr_waits", AS_IS},
-	{"pmd_intr_wakes_total", "counter", "Interrupt waits ended by an interrupt.",
-		"intr_wakes", AS_IS},
-	{"pmd_intr_empty_wakes_total", "counter",
-		"Interrupt wakes whose next poll found nothing.", "intr_empty_wakes", AS_IS},
+	{"pmd_intr_wakes_total", "counter", "Interrupt waits ended by an interrupt.", "intr_wakes",
+		AS_IS},
+	{"pmd_intr_empty_wakes_total", "counter", "Interrupt wakes whose next poll found nothing.",
+		"intr_empty_wakes", AS_IS},
 	{"pmd_control_wakes_total", "counter", "Interrupt waits ended by the control plane.",
 		"control_wakes", AS_IS},
-	{"pmd_early_wakes_total", "counter",
-		"tpause/monitor returns before their deadline.", "early_wakes", AS_IS},
+	{"pmd_early_wakes_total", "counter", "tpause/monitor returns before their deadline.",
+		"early_wakes", AS_IS},
 	{"pmd_budget_misses_total", "counter",
 		"Timed waits longer than the latency budget (ovs, window: their maximum).",
 		"budget_misses", AS_IS},
@@ -79,8 +79,8 @@ static const struct family pmd_perf[] = {
 	{"pmd_full_bursts_total", "counter", "Rx bursts that came full.", "full_bursts", AS_IS},
 	{"pmd_rx_packets_total", "counter", "Packets received.", "rx_packets", AS_IS},
 	{"pmd_tx_packets_total", "counter", "Packets sent.", "tx_packets", AS_IS},
-	{"pmd_tx_dropped_total", "counter", "Packets the tx queues refused (freed).",
-		"tx_dropped", AS_IS},
+	{"pmd_tx_dropped_total", "counter", "Packets the tx queues refused (freed).", "tx_dropped",
+		AS_IS},
 };
 
 /* /lull/pmd_sleep, per PMD: what the policy sees now */
@@ -90,16 +90,15 @@ static const struct family pmd_model[] = {
 		MICROS},
 	{"pmd_wake_lateness_p50_seconds", "gauge", "Timed waits' lateness, recent median.",
 		"late_p50_ns", NANOS},
-	{"pmd_wake_lateness_p99_seconds", "gauge",
-		"Timed waits' lateness, recent 99th percentile.", "late_p99_ns", NANOS},
+	{"pmd_wake_lateness_p99_seconds", "gauge", "Timed waits' lateness, recent 99th percentile.",
+		"late_p99_ns", NANOS},
 	{"pmd_timed_wait_cpu_seconds", "gauge", "CPU time of one timed wait (0: not measured).",
 		"timed_wait_cpu_ns", NANOS},
-	{"pmd_intr_wait_cpu_seconds", "gauge",
-		"CPU time of one interrupt wait (0: not measured).", "intr_wait_cpu_ns", NANOS},
-	{"pmd_arrival_rate_pps", "gauge", "Arrival rate the policy estimates.", "rate_pps",
-		AS_IS},
-	{"pmd_planned_sleep_seconds", "gauge", "The last timed sleep planned.",
-		"planned_sleep_ns", NANOS},
+	{"pmd_intr_wait_cpu_seconds", "gauge", "CPU time of one interrupt wait (0: not measured).",
+		"intr_wait_cpu_ns", NANOS},
+	{"pmd_arrival_rate_pps", "gauge", "Arrival rate the policy estimates.", "rate_pps", AS_IS},
+	{"pmd_planned_sleep_seconds", "gauge", "The last timed sleep planned.", "planned_sleep_ns",
+		NANOS},
 	{"pmd_config_generation", "gauge", "Generation of the parameters the PMD runs by.",
 		"generation", AS_IS},
 };
@@ -301,16 +300,17 @@ config_info(FILE *out, json_t *cfg)
 static void
 up(FILE *out, int value)
 {
-	fprintf(out, "# HELP lull_up Whether lull answered this scrape.\n"
-		     "# TYPE lull_up gauge\nlull_up %d\n",
+	fprintf(out,
+		"# HELP lull_up Whether lull answered this scrape.\n"
+		"# TYPE lull_up gauge\nlull_up %d\n",
 		value);
 }
 
 int
 lullctl_metrics_write(FILE *out, const char *path, char *err, size_t errlen)
 {
-	static const char *const cmds[] = {
-		"/lull/pmd_perf", "/lull/pmd_sleep", "/lull/pmd_rxq", "/lull/ports", "/lull/config"};
+	static const char *const cmds[] = {"/lull/pmd_perf", "/lull/pmd_sleep", "/lull/pmd_rxq",
+		"/lull/ports", "/lull/config"};
 	enum { PERF, SLEEP, RXQ, PORTS, CONFIG, N };
 	struct lullctl_client c = {.fd = -1};
 	json_t *r[N] = {NULL};

@@ -96,8 +96,8 @@ answer(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	(void)upload_len;
 	(void)state;
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
-		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
-			strdup("only GET\n"), strlen("only GET\n"));
+		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", strdup("only GET\n"),
+			strlen("only GET\n"));
 	if (strcmp(url, "/") == 0)
 		return reply(conn, MHD_HTTP_OK, "text/plain",
 			strdup("lull exporter: GET /metrics\n"),
@@ -133,9 +133,9 @@ lullctl_serve_metrics(const char *path, const char *listen, char *err, size_t er
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-				     (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-		0, NULL, NULL, answer, (void *)(uintptr_t)path, MHD_OPTION_SOCK_ADDR, &sa,
+	d = MHD_start_daemon(
+		MHD_USE_INTERNAL_POLLING_THREAD | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0,
+		NULL, NULL, answer, (void *)(uintptr_t)path, MHD_OPTION_SOCK_ADDR, &sa,
 		MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
 	if (d == NULL) {
 		snprintf(err, errlen, "--listen %s: cannot listen (%s)", listen,

@@ -54,6 +54,7 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->intr_wait_max_ms = LULL_INTR_WAIT_MAX_MS;
 	cfg->hotplug_ports = 2;
 	cfg->yield_us = 10;
+	cfg->pmd_resume_latency_us = -1; /* none: leave it */
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;

@@ -50,8 +50,9 @@ enum lull_wake_kind {
 	LULL_WAKE_N_KINDS,
 };
 
-#define LULL_MAX_CPUS           1024   /**< CPU ids for --control-cores (CPU_SETSIZE) */
-#define LULL_YIELD_MAX_SHARE_US 500000 /**< yield at most half of every second */
+#define LULL_MAX_CPUS              1024    /**< CPU ids for --control-cores (CPU_SETSIZE) */
+#define LULL_YIELD_MAX_SHARE_US    500000  /**< yield at most half of every second */
+#define LULL_RESUME_LATENCY_MAX_US 1000000 /**< --pmd-resume-latency-us */
 /** Longest single wait for an rx interrupt by default: a stop or a change is seen within it. */
 #define LULL_INTR_WAIT_MAX_MS 100
 
@@ -123,6 +124,9 @@ struct lull_config {
 	uint32_t yield_hz;             /**< PMDs give up their CPU this often; 0 = never */
 	uint32_t yield_us;             /**< for this long */
 	struct lull_prio pmd_priority; /**< --pmd-priority */
+	/** --pmd-resume-latency-us: the PMD CPUs' PM QoS resume latency; -1 = leave
+	 * it, 0 = strict (only the shallowest idle state) */
+	int32_t pmd_resume_latency_us;
 	unsigned int control_cpus[LULL_MAX_CPUS]; /**< --control-cores: CPU ids */
 	unsigned int n_control_cpus; /**< 0 = leave control threads where EAL put them */
 

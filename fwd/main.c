@@ -25,6 +25,7 @@
 #include "fwd.h"
 #include "app.h"
 #include "control.h"
+#include "qos.h"
 #include "setup.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -175,6 +176,8 @@ main(int argc, char **argv)
 
 	lull_quit_install();
 	ret = lull_fwd_setup(&fwd, err, sizeof(err));
+	if (ret == 0)
+		ret = lull_qos_apply(&fwd.cfg, err, sizeof(err));
 	if (ret < 0)
 		goto end;
 	fwd.start_tsc = rte_rdtsc();
@@ -205,6 +208,7 @@ end:
 	if (eal_up) {
 		if (shutdown_all(&fwd, &prev, running) < 0)
 			status = EXIT_FAILURE;
+		lull_qos_restore();
 		rte_eal_cleanup();
 	}
 	return status;

@@ -352,6 +352,33 @@ show_priority(const struct lull_opt *row, const void *target, char *buf, size_t 
 	lull_prio_format(&CCFG(target)->pmd_priority, buf, len);
 }
 
+static int
+parse_resume_latency(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	uint32_t v = 0;
+
+	(void)row;
+	(void)err;
+	(void)errlen;
+	if (strcmp(arg, "none") != 0 && lull_parse_u32(arg, 0, LULL_RESUME_LATENCY_MAX_US, &v) < 0)
+		return -EINVAL;
+	CFG(row, target)->pmd_resume_latency_us = strcmp(arg, "none") == 0 ? -1 : (int32_t)v;
+	return 0;
+}
+
+static void
+show_resume_latency(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	int32_t v = CCFG(target)->pmd_resume_latency_us;
+
+	(void)row;
+	if (v < 0)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%d", (int)v);
+}
+
 /* The threshold in force: the option, or half the burst. */
 static void
 show_busy_threshold(const struct lull_opt *row, const void *target, char *buf, size_t len)
@@ -440,6 +467,11 @@ static const struct lull_opt lull_opts[] = {
 		"busy-polls under load)",
 		"expected none, nice:N with N in -20..19, or fifo:N with N in 1..99", SET,
 		parse_priority, show_priority),
+	LULL_OPT_TEXT_ROW(T, pmd_resume_latency_us, "pmd-resume-latency-us", "US", "none",
+		"the PMD CPUs' PM QoS resume latency (cpuN/power/pm_qos_resume_latency_us): idle "
+		"states slower to leave are not used; 0: only the shallowest; restored at exit",
+		"expected none or an integer in 0..1000000", 0, parse_resume_latency,
+		show_resume_latency),
 	LULL_OPT_TEXT_ROW(T, control_cpus, "control-cores", "LIST", "where EAL put them",
 		"CPUs for every non-PMD thread (main, telemetry, EAL interrupt thread), e.g. 0",
 		NULL, 0, parse_control_cores, show_control_cores),

@@ -27,7 +27,7 @@ m_init() {
 	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
 	M_DEV=${M_DEV:-memif}
-	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit,p999_us,budget_miss_pct,share_poll,share_sleep,share_intr,device" >"$OUT/results.csv"
+	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit,p999_us,budget_miss_pct,share_poll,share_sleep,share_intr,device,pmd_mhz" >"$OUT/results.csv"
 }
 
 # m_fwd_vdevs RUN: the forwarder's two ports on M_DEV, into M_VDEVS
@@ -110,14 +110,21 @@ m_stop_fwd() { h_stop "$M_FWD_PID" 10 || true; }
 
 m_worker_tid() { h_worker_tid "$M_FWD_PID"; }
 m_ticks() { h_thread_ticks "$M_FWD_PID" "$1"; }
-m_idle_us() { # time in idle states other than POLL on CPU M_CPU, us
-	local s t=0
+m_idle_us() { # time in idle states other than POLL on CPU M_CPU, us; empty without cpuidle
+	local s t=0 n=0
 	for s in /sys/devices/system/cpu/cpu$M_CPU/cpuidle/state*; do
 		[ -r "$s/time" ] || continue
 		[ "$(cat "$s/name")" = POLL ] && continue
 		t=$((t + $(cat "$s/time")))
+		n=$((n + 1))
 	done
-	echo "$t"
+	[ "$n" -gt 0 ] && echo "$t"
+	return 0
+}
+m_khz() { # CPU M_CPU's current frequency in kHz (cpufreq); empty without cpufreq
+	local f=/sys/devices/system/cpu/cpu$M_CPU/cpufreq/scaling_cur_freq
+	[ -r "$f" ] && cat "$f"
+	return 0
 }
 m_energy_uj() { # package energy, summed over RAPL domains; empty without RAPL
 	local f t=0 n=0
@@ -133,7 +140,7 @@ m_energy_uj() { # package energy, summed over RAPL domains; empty without RAPL
 # m_run_load STEP CONFIG LOAD SECS: one cell; appends a row to results.csv and the
 # CDF to cdf/STEP-CONFIG.txt; prints a one-line summary.
 m_run_load() {
-	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 perf=""
+	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 f0 f1 perf=""
 	prof="$load:${secs}s"
 	[ "$load" = idle ] && prof="idle:${secs}s"
 	m_gen_vdevs "$M_RUN"
@@ -145,20 +152,21 @@ m_run_load() {
 	sleep 0.5
 	tid=$(m_worker_tid)
 	[ "$M_FWD_KIND" = lull ] && "$LULLCTL" -f "$M_FWD_PREFIX" pmd-stats-clear >/dev/null
-	t0=$(date +%s%N) k0=$(m_ticks "$tid") i0=$(m_idle_us) e0=$(m_energy_uj)
+	t0=$(date +%s%N) k0=$(m_ticks "$tid") i0=$(m_idle_us) e0=$(m_energy_uj) f0=$(m_khz)
 	sleep "$(echo "$secs - 1" | bc)"
-	t1=$(date +%s%N) k1=$(m_ticks "$tid") i1=$(m_idle_us) e1=$(m_energy_uj)
+	t1=$(date +%s%N) k1=$(m_ticks "$tid") i1=$(m_idle_us) e1=$(m_energy_uj) f1=$(m_khz)
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
 	wait "$gpid" || { echo "lull-gen failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
-		"$(getconf CLK_TCK)" "$((i1 - i0))" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" <<'PY'
+		"$(getconf CLK_TCK)" "${i0:-}" "${i1:-}" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" "${f0:-}" "${f1:-}" <<'PY'
 import json, sys
-g, out, step, cfg, load, dt_ns, dticks, hz, didle, e0, e1, perf, dev = sys.argv[1:]
+g, out, step, cfg, load, dt_ns, dticks, hz, i0, i1, e0, e1, perf, dev, f0, f1 = sys.argv[1:]
 p = json.load(open(g))["phases"][0]
 l = p["lat_us"]
 dt = int(dt_ns) / 1e9
 cpu = int(dticks) / int(hz) / dt * 100
-idle = int(didle) / 1e6 / dt * 100
+# a figure the machine cannot give is n/a, never 0: no cpuidle, no RAPL
+idle = f"{(int(i1) - int(i0)) / 1e6 / dt * 100:.1f}" if i0 and i1 else "n/a"
 watts = f"{(int(e1) - int(e0)) / 1e6 / dt:.2f}" if e0 and e1 else "n/a"
 sleeps, over = "n/a", "n/a"
 # budget misses: timed waits longer than the budget (ovs: its maximum), % of them;
@@ -168,14 +176,15 @@ if perf:
     q = next(iter(json.loads(perf).values()))
     secs = q["duration_cycles"] / q["tsc_hz"]
     sleeps = f"{q['sleeps'] / secs:.0f}"
-    over = f"{max(0, q['sleep_actual_ns'] - q['sleep_requested_ns']) / max(1, q['sleeps']) / 1e3:.1f}"
-    miss = f"{100 * q['budget_misses'] / q['sleeps']:.2f}" if q["sleeps"] else "0.00"
+    if q["sleeps"]:  # no sleep: neither oversleep nor misses are a figure
+        over = f"{max(0, q['sleep_actual_ns'] - q['sleep_requested_ns']) / q['sleeps'] / 1e3:.1f}"
+        miss = f"{100 * q['budget_misses'] / q['sleeps']:.2f}"
     used = q["busy_cycles"] + q["idle_cycles"] + q["sleep_cycles"]
     if used:
         s_intr = q["intr_cycles"] / used
         s_sleep = (q["sleep_cycles"] - q["intr_cycles"]) / used
         s_poll, s_sleep, s_intr = (f"{100 * x:.1f}" for x in (1 - s_sleep - s_intr, s_sleep, s_intr))
-row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", f"{idle:.1f}", watts, sleeps, over,
+row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", idle, watts, sleeps, over,
        p["sent"], p["received"], p["lost"], f"{l['min']:.1f}", f"{l['avg']:.1f}", f"{l['p50']:.1f}",
        f"{l['p99']:.1f}", f"{l['max']:.1f}", f"{p['rx_pps']:.0f}"]
 # At saturation (max), which side set the rate: the forwarder when it refused
@@ -185,13 +194,15 @@ row = [step, cfg, load, f"{p['offered_pps']:.0f}", f"{cpu:.1f}", f"{idle:.1f}", 
 limit = "-"
 if load == "max":
     limit = "forwarder" if p.get("refused", 0) > 0 or p["lost"] > 0 else "source"
-row += [limit, f"{l.get('p99.9', l['p99']):.1f}", miss, s_poll, s_sleep, s_intr, dev]
+# the PMD CPU's frequency, the mean of a read at each end (cpufreq), else n/a
+mhz = f"{(int(f0) + int(f1)) / 2000:.0f}" if f0 and f1 else "n/a"
+row += [limit, f"{l.get('p99.9', l['p99']):.1f}", miss, s_poll, s_sleep, s_intr, dev, mhz]
 with open(f"{out}/results.csv", "a") as f:
     f.write(",".join(str(x) for x in row) + "\n")
 with open(f"{out}/cdf/{step}-{cfg.replace(':', '_')}.txt", "w") as f:
     for i, v in enumerate(p.get("lat_cdf_us", [])[:101]):
         f.write(f"{v} {i}\n")
-print(f"  {cfg:>11} {load:>17}: CPU {cpu:5.1f} %, idle states {idle:5.1f} %, {watts} W, "
+print(f"  {cfg:>11} {load:>17}: CPU {cpu:5.1f} %, idle states {idle:>5} %, {watts} W, "
       f"p99 {l['p99']:8.1f} us, lost {p['lost']}" + (f", limited by the {limit}" if limit != "-" else ""))
 PY
 }

@@ -31,7 +31,7 @@ def num(v):
 
 
 COLS = [("config", "config", "{}"), ("load", "load", "{}"), ("cpu_pct", "CPU%", "{}"),
-        ("idle_res_pct", "idle-st%", "{}"), ("watts", "W", "{}"),
+        ("idle_res_pct", "idle-st%", "{}"), ("watts", "W", "{}"), ("pmd_mhz", "MHz", "{}"),
         ("sleeps_per_s", "sleeps/s", "{}"), ("oversleep_us", "over-us", "{}"),
         ("min_us", "min-us", "{}"), ("avg_us", "avg-us", "{}"), ("p99_us", "p99-us", "{}"),
         ("max_us", "max-us", "{}"), ("lost", "lost", "{}"), ("rx_pps", "rx-pps", "{}"),
@@ -175,12 +175,14 @@ if notes:
     print("\n".join(notes))
 made = plots()
 rapl = any(r["watts"] != "n/a" for r in rows)
+cpuidle = any(r["idle_res_pct"] != "n/a" for r in rows)
 machine = f"{platform.node()}, {os.cpu_count()} CPUs, Linux {platform.release()}"
 with open(os.path.join(out, "report.md"), "w") as f:
     f.write(f"# {title}\n\n")
     f.write(f"{datetime.datetime.now().strftime('%Y-%m-%d %H:%M')} on {machine}; `{command}`\n\n")
     f.write("Per configuration and load, over the middle of the load: the forwarding thread's CPU "
-            "time (/proc), CPU 1's time in idle states other than POLL (cpuidle), package watts "
+            "time (/proc), CPU 1's time in idle states other than POLL (cpuidle" +
+            ("" if cpuidle else ": not on this machine, so n/a") + "), package watts "
             "(RAPL" + ("" if rapl else ": not on this machine, so n/a") + "), lull's sleeps per "
             "second and average oversleep (lullctl), and lull-gen's round trips and loss.\n\n")
     f.write("\n".join(table_lines(True)) + "\n")

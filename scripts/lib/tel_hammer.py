@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Hammer a DPDK telemetry socket with commands until it goes away.
 
-usage: tel_hammer.py SOCKET_PATH SECONDS COMMAND...
+usage: tel_hammer.py [--ready FILE] SOCKET_PATH SECONDS COMMAND...
 
-Connects (retrying for 5 s), then sends the commands round-robin, each reply
+Connects (retrying for 5 s), creates FILE once the first reply came, then sends the commands round-robin, each reply
 read whole, until the socket closes (the process stopped) or SECONDS pass.
 Every reply must be valid JSON: a reply that is not, or one that is an
 unexpected error, fails (exit 1). Prints how many replies came and how many of
@@ -14,6 +14,10 @@ import socket
 import sys
 import time
 
+ready = None
+if sys.argv[1] == "--ready":
+    ready = sys.argv[2]
+    del sys.argv[1:3]
 path, secs, cmds = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
 s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 t_end = time.monotonic() + 5
@@ -52,4 +56,6 @@ while time.monotonic() < t_end:
             sys.exit(f"tel_hammer: {cmd}: unexpected error reply: {val}")
         stopping += 1
     replies += 1
+    if ready is not None and replies == 1:
+        open(ready, "w").close()
 print(f"{replies} replies, {stopping} 'lull is stopping'")

@@ -14,24 +14,39 @@ LULL="$LULL" LULL_GEN="$LULL_GEN" LULLCTL="$LULLCTL" OUT="$out" TITLE="smoke" \
 	"$here/bench/report" 2 >"$T_DIR/report.log" 2>&1 || die "bench/report failed: $(tail -n 20 "$T_DIR/report.log")"
 tail -n 1 "$T_DIR/report.log" | grep -q "^worst goal ratio" || die "no goal line last: $(tail -n 3 "$T_DIR/report.log")"
 
-python3 - "$out" <<'PY' || die "malformed report"
+# what the machine can give: a figure it cannot is n/a, never 0
+cpuidle=0
+for s in /sys/devices/system/cpu/cpu1/cpuidle/state*/name; do
+	[ -r "$s" ] && [ "$(cat "$s")" != POLL ] && cpuidle=1
+done
+cpufreq=0
+[ -r /sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq ] && cpufreq=1
+rapl=0
+ls /sys/class/powercap/intel-rapl:[0-9]*/energy_uj >/dev/null 2>&1 && rapl=1
+grep -q "grep:\|No such file" "$T_DIR/report.log" && die "stray errors: $(grep "grep:\|No such file" "$T_DIR/report.log")"
+
+python3 - "$out" "$cpuidle" "$rapl" "$cpufreq" <<'PY' || die "malformed report"
 import csv, os, sys
-out = sys.argv[1]
+out, cpuidle, rapl, cpufreq = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1", sys.argv[4] == "1"
 rows = list(csv.DictReader(open(os.path.join(out, "results.csv"))))
 assert len(rows) == 6, f"{len(rows)} result rows, want 6"
 cells = {(r["config"], r["load"]) for r in rows}
 assert cells == {(c, l) for c in ("off", "rate:250", "testpmd") for l in ("idle", "rate:10k")}, cells
 for r in rows:
-    assert None not in r.values() and len(r) == 25, f"short row {r}"
+    assert None not in r.values() and len(r) == 26, f"short row {r}"
     assert r["device"] == "memif", r
     # issue 15's columns: lull's budget misses and mode shares (testpmd: n/a)
     for k in ("p999_us", "budget_miss_pct", "share_poll", "share_sleep", "share_intr"):
         assert r[k] == "n/a" or float(r[k]) >= 0, (k, r)
-    for k in ("cpu_pct", "idle_res_pct", "p99_us", "max_us", "rx_pps"):
+    for k in ("cpu_pct", "p99_us", "max_us", "rx_pps"):
         float(r[k])
-    assert r["watts"] == "n/a" or float(r["watts"]) >= 0, r
+    assert (float(r["idle_res_pct"]) >= 0) if cpuidle else r["idle_res_pct"] == "n/a", r
+    assert (float(r["watts"]) >= 0) if rapl else r["watts"] == "n/a", r
+    assert (float(r["pmd_mhz"]) > 0) if cpufreq else r["pmd_mhz"] == "n/a", r
     if r["config"] != "testpmd":
         float(r["sleeps_per_s"])
+    if r["config"] == "off":  # no sleep: no oversleep, no budget miss
+        assert r["oversleep_us"] == r["budget_miss_pct"] == "n/a", r
     if r["load"] == "rate:10k":
         assert int(r["received"]) > 0, f"nothing came back: {r}"
 md = open(os.path.join(out, "report.md")).read()

@@ -20,10 +20,18 @@ for r in $(seq "$ROUNDS"); do
 	for set in "/lull/pmd_perf /lull/pmd_rxq" "/lull/ports /lull/pmd_sleep" \
 		"/lull/config /lull/pmd_perf,1 /lull/stats_clear"; do
 		# shellcheck disable=SC2086
-		python3 "$hammer" "$sock" 30 $set >"$T_DIR/h$r-${#hpids[@]}.out" 2>&1 &
+		python3 "$hammer" --ready "$T_DIR/h$r-${#hpids[@]}.ready" "$sock" 30 $set \
+			>"$T_DIR/h$r-${#hpids[@]}.out" 2>&1 &
 		hpids+=($!)
 		T_PIDS+=($!)
 	done
+	# every client is in (a loaded machine starts python slowly: a client that
+	# came after lull was gone would test nothing), then a random moment
+	for _ in $(seq 100); do
+		[ "$(ls "$T_DIR"/h$r-*.ready 2>/dev/null | wc -l)" = 3 ] && break
+		sleep 0.1
+	done
+	[ "$(ls "$T_DIR"/h$r-*.ready 2>/dev/null | wc -l)" = 3 ] || die "round $r: the clients did not connect in 10 s"
 	sleep 0.$((RANDOM % 5 + 3))
 	stop_wait "$pid" 20
 	[ "$STOP_RC" = 0 ] || die "round $r: lull exited with $STOP_RC while monitored"
