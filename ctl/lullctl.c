@@ -52,6 +52,11 @@ usage(FILE *out, const char *prog)
 		"                              added without a peer) or 'self'; without PEER it\n"
 		"                              waits for a later port-add naming it\n"
 		"  port-del NAME               stop forwarding a port and detach it\n"
+		"  pmd-rxq-rebalance           spread the unpinned rx queues over every PMD by "
+		"their\n"
+		"                              measured cycles (set rxq-pmd P:Q@CORE moves and "
+		"pins one)\n"
+		"  balance-show                rx queue moves, consolidation decisions, PMD loads\n"
 		"  raw TELEMETRY-COMMAND       send any telemetry command, print its JSON\n"
 		"  metrics                     every figure in the Prometheus text format\n"
 		"  serve-metrics [--listen ADDR:PORT]\n"
@@ -159,6 +164,8 @@ dispatch(struct lullctl_client *c, const struct opts *o, const char *name, int a
 		{"set", "/lull/set", 2, 2, lullctl_show_pairs},
 		{"port-add", "/lull/port_add", 1, 2, lullctl_show_pairs},
 		{"port-del", "/lull/port_del", 1, 1, lullctl_show_pairs},
+		{"pmd-rxq-rebalance", "/lull/rxq_rebalance", 0, 0, lullctl_show_pairs},
+		{"balance-show", "/lull/balance", 0, 0, lullctl_show_pairs},
 		{"raw", "", 1, 1, NULL},
 	};
 	char buf[1024];

@@ -223,6 +223,42 @@ port_name(json_t *ports, const char *id)
 	return json_is_string(n) ? json_string_value(n) : id;
 }
 
+/* One per-queue family from /lull/pmd_rxq: keys PREFIX + PORT_QUEUE; cycles
+ * (cyc_) printed as seconds. */
+static void
+rxq_family(FILE *out, json_t *rxq, json_t *ports, const char *prefix, const char *name,
+	const char *help)
+{
+	const char *key, *q;
+	json_t *p, *v;
+	bool seconds = strcmp(prefix, "cyc_") == 0;
+
+	fprintf(out, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	json_object_foreach(rxq, key, p)
+	{
+		bool ok;
+		unsigned int lcore = (unsigned int)num(p, "lcore", &ok);
+		double hz = num(p, "tsc_hz", &ok);
+
+		json_object_foreach(p, q, v)
+		{
+			char id[16], labels[160];
+			unsigned int queue;
+
+			if (!json_is_integer(v) || strncmp(q, prefix, 4) != 0 ||
+				sscanf(q + 4, "%15[0-9]_%u", id, &queue) != 2)
+				continue;
+			label(labels, sizeof(labels), "port", port_name(ports, id));
+			fprintf(out, "%s{pmd=\"%u\",%s,queue=\"%u\"} ", name, lcore, labels, queue);
+			if (seconds)
+				fprintf(out, "%.9g\n",
+					hz > 0 ? (double)json_integer_value(v) / hz : 0);
+			else
+				fprintf(out, "%" PRIu64 "\n", (uint64_t)json_integer_value(v));
+		}
+	}
+}
+
 static void
 ports_and_queues(FILE *out, json_t *ports, json_t *rxq)
 {
@@ -249,30 +285,10 @@ ports_and_queues(FILE *out, json_t *ports, json_t *rxq)
 		fprintf(out, "lull_port_link_up{%s} %d\n", labels,
 			strncmp(str(p, "link", ""), "Link up", 7) == 0);
 	}
-	fprintf(out, "# HELP lull_rxq_rx_packets_total Packets received on an rx queue.\n"
-		     "# TYPE lull_rxq_rx_packets_total counter\n");
-	json_object_foreach(rxq, key, p)
-	{
-		bool ok;
-		const char *q;
-		json_t *v;
-		unsigned int lcore = (unsigned int)num(p, "lcore", &ok);
-
-		json_object_foreach(p, q, v)
-		{
-			char id[16], labels[160];
-			unsigned int queue;
-
-			/* rxq_PORT_QUEUE */
-			if (!json_is_integer(v) || sscanf(q, "rxq_%15[0-9]_%u", id, &queue) != 2)
-				continue;
-			label(labels, sizeof(labels), "port", port_name(ports, id));
-			fprintf(out,
-				"lull_rxq_rx_packets_total{pmd=\"%u\",%s,queue=\"%u\"} %" PRIu64
-				"\n",
-				lcore, labels, queue, (uint64_t)json_integer_value(v));
-		}
-	}
+	rxq_family(out, rxq, ports, "rxq_", "lull_rxq_rx_packets_total",
+		"Packets received on an rx queue.");
+	rxq_family(out, rxq, ports, "cyc_", "lull_rxq_busy_seconds_total",
+		"Time the PMD spent on an rx queue's non-empty polls (its load).");
 }
 
 static void

@@ -50,7 +50,8 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 		if (first)
 			fprintf(out, "Measurement duration: %.3f s\n", dur_s);
 		first = 0;
-		fprintf(out, "\npmd thread core_id %" PRIu64 ":\n\n", u(p, "lcore"));
+		fprintf(out, "\npmd thread core_id %" PRIu64 ":%s\n\n", u(p, "lcore"),
+			u(p, "parked") ? " parked (no rx queue: no CPU until one comes)" : "");
 		fprintf(out, "  Iterations:          %14" PRIu64 "  (%.2f us/it)\n", it,
 			it && hz ? (double)used / (double)hz * 1e6 / (double)it : 0.0);
 		fprintf(out, "  - Used TSC cycles:   %14" PRIu64 "  (%5.1f %% of total cycles)\n",
@@ -187,27 +188,36 @@ lullctl_show_pmd_rxq(FILE *out, json_t *rxq, json_t *ports)
 
 	json_object_foreach(rxq, key, p)
 	{
-		uint64_t total = 0;
+		uint64_t total = 0, dur = u(p, "duration_cycles");
+		unsigned int n = 0;
 
 		(void)key;
-		fprintf(out, "pmd thread core_id %" PRIu64 ": busy %s %%\n", u(p, "lcore"),
-			s(p, "busy_pct"));
-		json_object_foreach(p, qkey,
-			v) if (strncmp(qkey, "rxq_", 4) == 0 && json_is_integer(v)) total +=
-			(uint64_t)json_integer_value(v);
+		json_object_foreach(p, qkey, v)
+		{
+			if (strncmp(qkey, "rxq_", 4) == 0 && json_is_integer(v)) {
+				total += (uint64_t)json_integer_value(v);
+				n++;
+			}
+		}
+		fprintf(out, "pmd thread core_id %" PRIu64 ": busy %s %%%s\n", u(p, "lcore"),
+			s(p, "busy_pct"), n == 0 ? ", parked (no rx queue)" : "");
 		json_object_foreach(p, qkey, v)
 		{
 			unsigned int port, queue;
+			char ckey[40];
 			json_t *po;
 
 			if (sscanf(qkey, "rxq_%u_%u", &port, &queue) != 2 || !json_is_integer(v))
 				continue;
 			po = port_by_id(ports, port);
+			snprintf(ckey, sizeof(ckey), "cyc_%u_%u", port, queue);
+			/* like OVS's pmd-rxq-show: the share of the PMD's time the queue took */
 			fprintf(out,
-				"  port: %-16s queue-id: %2u  -> %-16s share of packets: %5.1f %%  "
-				"(%" PRIu64 ")\n",
+				"  port: %-16s queue-id: %2u  -> %-16s pmd usage: %5.1f %%  share "
+				"of "
+				"packets: %5.1f %%  (%" PRIu64 ")\n",
 				po ? s(po, "name") : "?", queue, po ? s(po, "peer") : "?",
-				pct((uint64_t)json_integer_value(v), total),
+				pct(u(p, ckey), dur), pct((uint64_t)json_integer_value(v), total),
 				(uint64_t)json_integer_value(v));
 		}
 	}

@@ -55,6 +55,9 @@ lull_config_defaults(struct lull_config *cfg)
 	cfg->hotplug_ports = 2;
 	cfg->yield_us = 10;
 	cfg->pmd_resume_latency_us = -1; /* none: leave it */
+	cfg->pack_below_pct = 50;
+	cfg->unpack_above_pct = 70;
+	cfg->consolidate_dwell_ms = 5000;
 	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
@@ -118,6 +121,11 @@ lull_config_check(const struct lull_config *cfg, char *err, size_t errlen)
 			"reaches it)",
 			cfg->sleep.busy_threshold, cfg->burst);
 
+	if (ret == 0 && cfg->pack_below_pct >= cfg->unpack_above_pct)
+		return lull_errf(err, errlen, -EINVAL,
+			"--pack-below-pct %u and --unpack-above-pct %u: out of order (packing "
+			"must stop below where unpacking starts, or lull would flap)",
+			cfg->pack_below_pct, cfg->unpack_above_pct);
 	return ret < 0 ? ret : check_sharing(cfg, err, errlen);
 }
 

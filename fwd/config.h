@@ -32,6 +32,7 @@
 #define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
 #define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
+#define LULL_PMD_NONE     UINT16_MAX /**< rxq_pmd of a queue no PMD polls (mid-move) */
 
 enum lull_fwd_mode {
 	LULL_FWD_IO,      /**< forward as is */
@@ -127,6 +128,12 @@ struct lull_config {
 	/** --pmd-resume-latency-us: the PMD CPUs' PM QoS resume latency; -1 = leave
 	 * it, 0 = strict (only the shallowest idle state) */
 	int32_t pmd_resume_latency_us;
+	/* --consolidate: gather rx queues on the fewest PMDs that carry the load and
+	 * park the rest (fwd/balance.c) */
+	bool consolidate;
+	uint32_t pack_below_pct;       /**< pack while every awake PMD stays under this */
+	uint32_t unpack_above_pct;     /**< unpack when one passes this (> pack_below_pct) */
+	uint32_t consolidate_dwell_ms; /**< at least this between two decisions */
 	unsigned int control_cpus[LULL_MAX_CPUS]; /**< --control-cores: CPU ids */
 	unsigned int n_control_cpus; /**< 0 = leave control threads where EAL put them */
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "control.h"
 
+#include "balance.h"
+
 #include "topology.h"
 #include "log.h"
 
@@ -277,6 +279,9 @@ lull_control_set(struct lull_fwd *fwd, const char *key, const char *value, char 
 {
 	const struct change ch = {.what = "set", .a = key, .b = value};
 
+	/* a live move: two publications, not a setting (fwd/balance.c) */
+	if (strcmp(key, "rxq-pmd") == 0 || strcmp(key, "rxq_pmd") == 0)
+		return lull_balance_move(fwd, value, err, errlen);
 	return with_config_copy(fwd, set_locked, &ch, err, errlen);
 }
 
@@ -527,8 +532,10 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 		for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
 			b->stats[s] = lull_counter_read(&pmd->stats[s]);
 		for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
 				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
+				b->rx_cycles[p][q] = lull_counter_read(&pmd->rx_cycles[p][q]);
+			}
 		b->tx_sent = lull_pmd_tx_total(pmd, false);
 		b->tx_dropped = lull_pmd_tx_total(pmd, true);
 		lull_pmd_burst_hist(pmd, &b->burst_pkts);

@@ -22,9 +22,34 @@ struct lull_pmd_base {
 	uint64_t tsc; /**< when */
 	uint64_t stats[LULL_PMD_N_STATS];
 	uint64_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	uint64_t rx_cycles[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 	uint64_t tx_sent, tx_dropped;
 	struct lull_hist burst_pkts;
 	struct lull_hist sleep_ns;
+};
+
+/** Live rx-queue moves and consolidation (fwd/balance.c): control plane only. */
+struct lull_balance {
+	/** A move whose first phase (the old PMDs let go) timed out: the final
+	 * configuration, applied by the tick once every PMD took generation move_gen. */
+	struct lull_config *move_to;
+	uint64_t move_gen;
+	/* the current measurement window: counters at its start */
+	uint64_t win_tsc;
+	uint64_t pmd_busy_tsc[LULL_MAX_PMDS];
+	uint64_t pmd_misses[LULL_MAX_PMDS];
+	uint64_t pmd_sleeps[LULL_MAX_PMDS];
+	uint64_t q_cycles[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	/* the last complete window: shares of a core (0..1) */
+	bool measured;
+	double pmd_load[LULL_MAX_PMDS];
+	bool pmd_missing[LULL_MAX_PMDS]; /**< over 1 % of its timed waits missed the budget */
+	double q_load[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	uint64_t last_move_tsc; /**< 0: none yet */
+	unsigned int calm;      /**< windows in a row with every awake PMD under the pack line */
+	uint64_t moves, packs, unpacks; /**< queues moved; consolidation decisions */
+	uint64_t last_move_us;          /**< how long the last move took, both phases */
+	char last_reason[160];
 };
 
 /**
@@ -51,6 +76,7 @@ struct lull_fwd {
 	uint64_t gen; /**< generation of the newest params blocks */
 	uint64_t start_tsc;
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */
+	struct lull_balance bal;
 };
 
 #endif /* LULL_FWD_H */

@@ -24,6 +24,7 @@
 #include "log.h"
 #include "fwd.h"
 #include "app.h"
+#include "balance.h"
 #include "control.h"
 #include "qos.h"
 #include "setup.h"
@@ -117,6 +118,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 		nanosleep(&ts, NULL);
 		pthread_mutex_lock(&fwd->lock);
 		lull_control_tick_locked(fwd);
+		lull_balance_tick_locked(fwd);
 		log_link_changes(fwd, was_up);
 		/* stats-period may change at run time */
 		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;

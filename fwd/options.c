@@ -65,6 +65,26 @@ show_ctl(const struct lull_opt *row, const void *target, char *buf, size_t len)
 	snprintf(buf, len, "%s", ctl_modes[CCFG(target)->ctl_read_only]);
 }
 
+static const char *const off_on[] = {"off", "on"};
+
+static int
+parse_consolidate(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	int k = 0, ret = lull_opt_pick(row, arg, off_on, 2, &k, err, errlen);
+
+	if (ret == 0)
+		CFG(row, target)->consolidate = k == 1;
+	return ret;
+}
+
+static void
+show_consolidate(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	(void)row;
+	snprintf(buf, len, "%s", off_on[CCFG(target)->consolidate]);
+}
+
 static int
 parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
@@ -475,6 +495,17 @@ static const struct lull_opt lull_opts[] = {
 	LULL_OPT_TEXT_ROW(T, control_cpus, "control-cores", "LIST", "where EAL put them",
 		"CPUs for every non-PMD thread (main, telemetry, EAL interrupt thread), e.g. 0",
 		NULL, 0, parse_control_cores, show_control_cores),
+	LULL_OPT_SECTION_ROW("Fewer cores awake"),
+	LULL_OPT_TEXT_ROW(T, consolidate, "consolidate", "M", "off",
+		"on: gather rx queues on the fewest PMDs that carry the load and park the "
+		"others (no CPU, no timer), spread them again as load grows",
+		NULL, SET, parse_consolidate, show_consolidate),
+	LULL_OPT_UINT_ROW(T, pack_below_pct, "pack-below-pct", "P", 1, 99, "50",
+		"gather queues while every awake PMD stays under P % busy", SET),
+	LULL_OPT_UINT_ROW(T, unpack_above_pct, "unpack-above-pct", "P", 2, 100, "70",
+		"spread them again when a PMD passes P % busy or misses its budget", SET),
+	LULL_OPT_UINT_ROW(T, consolidate_dwell_ms, "consolidate-dwell-ms", "MS", 100, 600000,
+		"5000", "at least MS between two consolidation moves", SET),
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_UINT_ROW(T, stats_period_s, "stats-period", "S", 0, 3600, "1",
 		"print stats every S seconds, 0 = only at exit", SET),

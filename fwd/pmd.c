@@ -3,6 +3,7 @@
 
 #include "yield.h"
 
+#include <poll.h>
 #include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,13 +93,27 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	return n;
 }
 
+/* Every queue once. A queue that brought packets is charged the cycles since
+ * the iteration started or the previous such queue ended (one rdtsc per
+ * non-empty poll, none for an empty one: an empty poll's ~100 cycles go to the
+ * next busy queue). */
 static inline uint32_t
 poll_all(struct lull_pmd *pmd)
 {
 	uint32_t n_rx = 0;
+	uint64_t from_tsc = pmd->prev_tsc;
 
-	for (unsigned int i = 0; i < pmd->n_rxqs; i++)
-		n_rx += poll_rxq(pmd, &pmd->rxqs[i]);
+	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
+		uint32_t n = poll_rxq(pmd, &pmd->rxqs[i]);
+
+		if (n > 0) {
+			uint64_t t_tsc = rte_rdtsc();
+
+			lull_counter_add(pmd->rxqs[i].cycles, t_tsc - from_tsc);
+			from_tsc = t_tsc;
+			n_rx += n;
+		}
+	}
 	return n_rx;
 }
 
@@ -320,6 +335,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		rxq->queue = rc->queue;
 		rxq->tx = txq;
 		rxq->rx = &pmd->rx_pkts[rc->port][rc->queue];
+		rxq->cycles = &pmd->rx_cycles[rc->port][rc->queue];
 		rxq->ctx = rc->ctx;
 		wq[i] = (struct lull_wait_queue){.port = rc->port, .queue = rc->queue};
 		for (unsigned int t = 0; t < pmd->n_txqs; t++)
@@ -406,6 +422,33 @@ housekeeping(struct lull_pmd *pmd)
 	return false;
 }
 
+/*
+ * No rx queue to poll (consolidation moved them all away, or none was given):
+ * wait for the control plane alone - a new block or a stop kicks the eventfd -
+ * without a timer, so a parked PMD costs no CPU. Without the eventfd, look
+ * every 100 ms.
+ */
+static void
+park(struct lull_pmd *pmd)
+{
+	uint64_t t0_tsc = rte_rdtsc(), t1_tsc, count;
+	struct pollfd pfd = {.fd = pmd->ctl_fd, .events = POLLIN};
+	const struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
+
+	flush_all(pmd);
+	if (pmd->ctl_fd >= 0) {
+		if (poll(&pfd, 1, -1) > 0 && read(pmd->ctl_fd, &count, sizeof(count)) < 0)
+			count = 0; /* EAGAIN: another reader took it */
+	} else {
+		nanosleep(&step, NULL);
+	}
+	t1_tsc = rte_rdtsc();
+	lull_counter_add(&pmd->stats[LULL_PMD_PARKS], 1);
+	lull_counter_add(&pmd->stats[LULL_PMD_PARKED_TSC], t1_tsc - t0_tsc);
+	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
+}
+
 int
 lull_pmd_run(void *arg)
 {
@@ -417,6 +460,12 @@ lull_pmd_run(void *arg)
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {
+		if (unlikely(pmd->n_rxqs == 0)) { /* 0. parked until control says */
+			park(pmd);
+			if (housekeeping(pmd))
+				break;
+			continue;
+		}
 		uint32_t n_rx = poll_all(pmd); /* 1. poll every rx queue, process, buffer tx */
 		uint64_t now_tsc = rte_rdtsc();
 

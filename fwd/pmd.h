@@ -58,6 +58,8 @@ enum lull_pmd_stat {
 	LULL_PMD_BUDGET_MISSES,   /**< timed waits that took longer than the budget */
 	LULL_PMD_EARLY_WAKES,     /**< tpause/monitor returns before the deadline (waited on) */
 	LULL_PMD_CTL_WAKES,       /**< interrupt waits ended by the control plane */
+	LULL_PMD_PARKED_TSC,      /**< cycles parked: no rx queue, waiting for control */
+	LULL_PMD_PARKS,           /**< times it parked */
 	LULL_PMD_N_STATS,
 };
 
@@ -120,8 +122,9 @@ struct lull_pmd_params {
 struct lull_rxq {
 	uint16_t port;
 	uint16_t queue;
-	struct lull_txq *tx; /**< where its packets go */
-	lull_counter_t *rx;  /**< its packet counter in the PMD's table */
+	struct lull_txq *tx;    /**< where its packets go */
+	lull_counter_t *rx;     /**< its packet counter in the PMD's table */
+	lull_counter_t *cycles; /**< its cycle counter in the PMD's table */
 	struct lull_engine_ctx ctx;
 };
 
@@ -159,6 +162,10 @@ struct lull_pmd {
 	alignas(RTE_CACHE_LINE_SIZE) lull_counter_t stats[LULL_PMD_N_STATS];
 	/** Packets received per rx queue; dp: w; ctl: r, and resets a removed port's. */
 	lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	/** Cycles spent on each rx queue's non-empty polls (rx, processing, its tx),
+	 * timed from the end of the previous one: the queue's load, comparable
+	 * across PMDs (pmd-rxq-show, consolidation); dp: w; ctl: r. */
+	lull_counter_t rx_cycles[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
 	/*
 	 * Control, on their own line. stop: ctl stores true (release); dp loads it

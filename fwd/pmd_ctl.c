@@ -218,8 +218,10 @@ lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port)
 	pmd->txqs[port].buf = NULL;
 	atomic_store_explicit(&pmd->txqs[port].sent, 0, memory_order_relaxed);
 	atomic_store_explicit(&pmd->txqs[port].dropped, 0, memory_order_relaxed);
-	for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+	for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
 		atomic_store_explicit(&pmd->rx_pkts[port][q], 0, memory_order_relaxed);
+		atomic_store_explicit(&pmd->rx_cycles[port][q], 0, memory_order_relaxed);
+	}
 }
 
 void

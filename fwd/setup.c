@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "balance.h"
 #include "log.h"
 #include "topology.h"
 
@@ -162,6 +163,7 @@ lull_fwd_teardown(struct lull_fwd *fwd)
 		fwd->base[i] = NULL;
 	}
 	fwd->n_pmds = 0;
+	lull_balance_free(fwd);
 	if (fwd->pool != NULL) {
 		ret = check_pool(fwd);
 		rte_mempool_free(fwd->pool);

@@ -43,6 +43,8 @@ static const char *const stat_names[LULL_PMD_N_STATS] = {
 	[LULL_PMD_BUDGET_MISSES] = "budget_misses",
 	[LULL_PMD_EARLY_WAKES] = "early_wakes",
 	[LULL_PMD_CTL_WAKES] = "control_wakes",
+	[LULL_PMD_PARKED_TSC] = "parked_cycles",
+	[LULL_PMD_PARKS] = "parks",
 };
 
 static const char *const model_names[LULL_PMD_N_MODEL] = {

@@ -14,17 +14,18 @@
 #include <rte_telemetry.h>
 
 #include "control.h"
+#include "telemetry_cmd.h"
 #include "parse.h"
 #include "stats.h"
 
 /* The telemetry callbacks have no user argument: one forwarder per process. */
-static struct lull_fwd *tel_fwd;
+struct lull_fwd *lull_tel_fwd;
 
 /* A refused command replies with one JSON string, the reason (a success is an
  * object or an array): a negative return would lose the message, and a dict
  * value would cut it at 127 characters. */
-static int
-reply_error(struct rte_tel_data *d, const char *msg)
+int
+lull_tel_reply_error(struct rte_tel_data *d, const char *msg)
 {
 	rte_tel_data_string(d, msg);
 	return 0;
@@ -103,7 +104,7 @@ pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
 		char msg[96];
 
 		snprintf(msg, sizeof(msg), "bad PMD core '%.40s' (a number)", params);
-		reply_error(d, msg);
+		lull_tel_reply_error(d, msg);
 		return -EINVAL;
 	}
 	*lcore = (int)v;
@@ -123,7 +124,7 @@ typedef void pmd_fill_fn(const struct lull_fwd *fwd, unsigned int i, const struc
 static int
 for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 {
-	struct lull_fwd *fwd = tel_fwd;
+	struct lull_fwd *fwd = lull_tel_fwd;
 	struct pmd_view *v = malloc(sizeof(*v));
 	int found = 0;
 
@@ -163,19 +164,19 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 static int
 reply_pmds_error(struct rte_tel_data *d, int ret)
 {
-	return reply_error(d, ret == -ESHUTDOWN ? LULL_STOPPING : "out of memory");
+	return lull_tel_reply_error(d, ret == -ESHUTDOWN ? LULL_STOPPING : "out of memory");
 }
 
 /* Take the control lock for a command that reads lull's state. @return false,
  * with the lock released and the error replied, once lull is torn down. */
-static bool
-lock_live(struct lull_fwd *fwd, struct rte_tel_data *d)
+bool
+lull_tel_lock_live(struct lull_fwd *fwd, struct rte_tel_data *d)
 {
 	pthread_mutex_lock(&fwd->lock);
 	if (!fwd->gone)
 		return true;
 	pthread_mutex_unlock(&fwd->lock);
-	reply_error(d, LULL_STOPPING);
+	lull_tel_reply_error(d, LULL_STOPPING);
 	return false;
 }
 
@@ -190,6 +191,8 @@ fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 		rte_tel_data_add_dict_u64(c, lull_pmd_stat_name(s), v->stats[s]);
 	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
 	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
+	rte_tel_data_add_dict_u64(c, "rx_queues", fwd->pmds[i]->ctl_params->n_rxqs);
+	rte_tel_data_add_dict_u64(c, "parked", fwd->pmds[i]->ctl_params->n_rxqs == 0);
 	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
 	struct lull_pmd_derived dv;
 
@@ -215,7 +218,7 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), "no PMD on core %d", lcore);
-		return reply_error(d, msg);
+		return lull_tel_reply_error(d, msg);
 	}
 	return 0;
 }
@@ -308,13 +311,20 @@ fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 
 	lull_pmd_derive(v->stats, v->rx, &dv);
 	add_pct(c, "busy_pct", dv.busy_pct);
-	for (unsigned int q = 0; q < prm->n_rxqs && q < RTE_TEL_MAX_DICT_ENTRIES - 8; q++) {
+	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
+	rte_tel_data_add_dict_u64(
+		c, "duration_cycles", rte_rdtsc() - (b ? b->tsc : fwd->start_tsc));
+	for (unsigned int q = 0; q < prm->n_rxqs && q < (RTE_TEL_MAX_DICT_ENTRIES - 8) / 2; q++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[q];
 
 		snprintf(key, sizeof(key), "rxq_%u_%u", rc->port, rc->queue);
 		rte_tel_data_add_dict_u64(c, key,
 			minus(lull_counter_read(&pmd->rx_pkts[rc->port][rc->queue]),
 				b ? b->rx_pkts[rc->port][rc->queue] : 0));
+		snprintf(key, sizeof(key), "cyc_%u_%u", rc->port, rc->queue);
+		rte_tel_data_add_dict_u64(c, key,
+			minus(lull_counter_read(&pmd->rx_cycles[rc->port][rc->queue]),
+				b ? b->rx_cycles[rc->port][rc->queue] : 0));
 	}
 }
 
@@ -331,11 +341,11 @@ cmd_pmd_rxq(const char *cmd, const char *params, struct rte_tel_data *d)
 static int
 cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct lull_fwd *fwd = tel_fwd;
+	struct lull_fwd *fwd = lull_tel_fwd;
 
 	(void)cmd;
 	(void)params;
-	if (!lock_live(fwd, d))
+	if (!lull_tel_lock_live(fwd, d))
 		return 0;
 	rte_tel_data_start_dict(d);
 	for (unsigned int p = 0; p < fwd->n_ports; p++) {
@@ -395,11 +405,11 @@ emit_config(void *ctx, const char *key, const char *value)
 static int
 cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct lull_fwd *fwd = tel_fwd;
+	struct lull_fwd *fwd = lull_tel_fwd;
 
 	(void)cmd;
 	(void)params;
-	if (!lock_live(fwd, d))
+	if (!lull_tel_lock_live(fwd, d))
 		return 0;
 	rte_tel_data_start_dict(d);
 	lull_config_describe(&fwd->cfg, emit_config, d);
@@ -418,17 +428,18 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || strlen(params) >= sizeof(buf))
-		return reply_error(d, "usage: /lull/set,KEY VALUE");
+		return lull_tel_reply_error(d, "usage: /lull/set,KEY VALUE");
 	strcpy(buf, params);
 	if (lull_split_kv(buf, &key, &value) < 0)
-		return reply_error(d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
-	ret = lull_control_set(tel_fwd, key, value, err, sizeof(err));
+		return lull_tel_reply_error(
+			d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
+	ret = lull_control_set(lull_tel_fwd, key, value, err, sizeof(err));
 	if (ret < 0)
-		return reply_error(d, err);
-	if (!lock_live(tel_fwd, d)) /* the control plane writes gen under it */
+		return lull_tel_reply_error(d, err);
+	if (!lull_tel_lock_live(lull_tel_fwd, d)) /* the control plane writes gen under it */
 		return 0;
-	gen = tel_fwd->gen;
-	pthread_mutex_unlock(&tel_fwd->lock);
+	gen = lull_tel_fwd->gen;
+	pthread_mutex_unlock(&lull_tel_fwd->lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "set", key);
 	rte_tel_data_add_dict_string(d, "value", value);
@@ -444,7 +455,7 @@ cmd_settable(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
-	snprintf(buf, sizeof(buf), "%s", lull_config_settable());
+	snprintf(buf, sizeof(buf), "%s rxq-pmd", lull_config_settable());
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
 	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
 		rte_tel_data_add_array_string(d, tok);
@@ -459,12 +470,12 @@ cmd_stats_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
-	if (lull_control_stats_clear(tel_fwd, err, sizeof(err)) < 0)
-		return reply_error(d, err);
-	if (!lock_live(tel_fwd, d))
+	if (lull_control_stats_clear(lull_tel_fwd, err, sizeof(err)) < 0)
+		return lull_tel_reply_error(d, err);
+	if (!lull_tel_lock_live(lull_tel_fwd, d))
 		return 0;
-	n = tel_fwd->n_pmds;
-	pthread_mutex_unlock(&tel_fwd->lock);
+	n = lull_tel_fwd->n_pmds;
+	pthread_mutex_unlock(&lull_tel_fwd->lock);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "cleared", n);
 	return 0;
@@ -481,26 +492,26 @@ cmd_port_add(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0' || strlen(params) >= sizeof(buf))
-		return reply_error(d, "usage: /lull/port_add,DEVARGS [PEER|self]");
+		return lull_tel_reply_error(d, "usage: /lull/port_add,DEVARGS [PEER|self]");
 	strcpy(buf, params);
 	sp = strrchr(buf, ' ');
 	if (sp != NULL) {
 		*sp = '\0';
 		peer = sp + 1;
 	}
-	ret = lull_control_port_add(tel_fwd, buf, peer, &id, err, sizeof(err));
+	ret = lull_control_port_add(lull_tel_fwd, buf, peer, &id, err, sizeof(err));
 	if (ret < 0 && ret != -ETIMEDOUT)
-		return reply_error(d, err);
-	if (!lock_live(tel_fwd, d))
+		return lull_tel_reply_error(d, err);
+	if (!lull_tel_lock_live(lull_tel_fwd, d))
 		return 0;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "port", id);
-	rte_tel_data_add_dict_string(d, "name", tel_fwd->ports[id].name);
+	rte_tel_data_add_dict_string(d, "name", lull_tel_fwd->ports[id].name);
 	rte_tel_data_add_dict_string(d, "peer",
-		tel_fwd->cfg.dst_port[id] == LULL_PORT_NONE
+		lull_tel_fwd->cfg.dst_port[id] == LULL_PORT_NONE
 			? "none (waits for a port-add naming it as peer)"
-			: tel_fwd->ports[tel_fwd->cfg.dst_port[id]].name);
-	pthread_mutex_unlock(&tel_fwd->lock);
+			: lull_tel_fwd->ports[lull_tel_fwd->cfg.dst_port[id]].name);
+	pthread_mutex_unlock(&lull_tel_fwd->lock);
 	if (ret == -ETIMEDOUT)
 		rte_tel_data_add_dict_string(d, "warning", err);
 	return 0;
@@ -513,9 +524,9 @@ cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	if (params == NULL || *params == '\0')
-		return reply_error(d, "usage: /lull/port_del,NAME");
-	if (lull_control_port_del(tel_fwd, params, err, sizeof(err)) < 0)
-		return reply_error(d, err);
+		return lull_tel_reply_error(d, "usage: /lull/port_del,NAME");
+	if (lull_control_port_del(lull_tel_fwd, params, err, sizeof(err)) < 0)
+		return lull_tel_reply_error(d, err);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "removed", params);
 	return 0;
@@ -542,6 +553,9 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 		{"/lull/stats_clear", cmd_stats_clear, "Clear PMD stats", true},
 		{"/lull/port_add", cmd_port_add, "Add a port. Params: DEVARGS [PEER|self]", true},
 		{"/lull/port_del", cmd_port_del, "Remove a port. Params: NAME", true},
+		{"/lull/balance", lull_tel_cmd_balance, "Rx queue moves, consolidation, loads",
+			false},
+		{"/lull/rxq_rebalance", lull_tel_cmd_rebalance, "Spread rx queues by cycles", true},
 	};
 
 	const char *dir = rte_eal_get_runtime_dir();
@@ -555,7 +569,7 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 			"who can write there could control lull through its telemetry socket; "
 			"chmod go-w it, or give --file-prefix a fresh one",
 			dir, (unsigned int)(st.st_mode & 0777));
-	tel_fwd = fwd;
+	lull_tel_fwd = fwd;
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		int ret;
 

@@ -184,7 +184,8 @@ lull_config_port_add(struct lull_config *cfg, uint16_t id, uint16_t peer, char *
 			"port-add: peer port %u is not a port waiting for a pair", peer);
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++)
-			if (p != id && cfg->dst_port[p] != LULL_PORT_NONE)
+			if (p != id && cfg->dst_port[p] != LULL_PORT_NONE &&
+				cfg->rxq_pmd[p][q] < cfg->n_pmds)
 				load[cfg->rxq_pmd[p][q]]++;
 	for (unsigned int p = cfg->n_ports; p < id; p++)
 		cfg->dst_port[p] = LULL_PORT_NONE; /* ids skipped: no port */

@@ -27,6 +27,7 @@ gen_config_defaults(struct gen_config *cfg)
 	cfg->tx_port = GEN_NO_PORT;
 	cfg->rx_port = GEN_NO_PORT;
 	cfg->burst = 32;
+	cfg->rxq = 1;
 	cfg->max_lag_us = 1000;
 	cfg->drain_ms = 200;
 	cfg->progress_ms = 1000;
@@ -105,6 +106,10 @@ static const struct lull_opt gen_opts[] = {
 	LULL_OPT_UINT_ROW(T, tx_port, "tx-port", "P", 0, 31, "0", "port to send on", 0),
 	LULL_OPT_UINT_ROW(T, rx_port, "rx-port", "P", 0, 31, "1 with two or more ports, else 0",
 		"port to receive on", 0),
+	LULL_OPT_UINT_ROW(T, rxq, "rxq", "N", 1, GEN_MAX_RXQ, "1",
+		"rx queues per port, every one polled (a forwarder with N PMDs sends on N tx "
+		"queues: memif connects as many rings as its client has queues)",
+		0),
 	LULL_OPT_UINT_ROW(T, burst, "burst", "N", 1, GEN_MAX_BURST, "32",
 		"most packets per tx or rx burst", 0),
 	LULL_OPT_UINT_ROW(T, mbufs, "mbufs", "N", 1024, 16u << 20, "16384", "mbuf pool size", 0),

@@ -15,6 +15,7 @@
 #define GEN_MIN_SIZE  64   /**< frame bytes without FCS: headers (42) + stamp (22) */
 #define GEN_MAX_SIZE  1514 /**< a 1518-byte frame on the wire, with FCS */
 #define GEN_MAX_BURST 256
+#define GEN_MAX_RXQ   16 /**< --rxq */
 #define GEN_NO_PORT   0xffff
 
 struct gen_config {
@@ -30,6 +31,7 @@ struct gen_config {
 	uint16_t tx_port;     /**< GEN_NO_PORT until resolved */
 	uint16_t rx_port;     /**< GEN_NO_PORT until resolved */
 	uint16_t burst;       /**< most packets per tx_burst / rx_burst */
+	uint16_t rxq;         /**< rx queues per port, all polled (a multi-PMD forwarder's tx) */
 	uint32_t max_lag_us;  /**< bounded catch-up of the pacer */
 	uint32_t drain_ms;    /**< wait for late packets after the last phase */
 	uint32_t progress_ms; /**< live progress period on stderr, 0 = off */

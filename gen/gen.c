@@ -40,19 +40,28 @@ rx_one(struct gen *g, struct rte_mbuf *m, uint64_t now_tsc)
 	lull_hist_add(&ps->rtt_ns, (uint64_t)((double)(now_tsc - st.tsc) * g->ns_per_tsc));
 }
 
+/* Every rx queue in turn, each one until it is empty: a forwarder that moved
+ * a flow from one tx queue to another sent the old queue's packets first, and
+ * they are read first unless this thread is descheduled in between. */
 static void
 poll_port(struct gen *g, uint16_t port)
 {
-	struct rte_mbuf *pkts[GEN_MAX_BURST];
-	uint16_t n = rte_eth_rx_burst(port, 0, pkts, g->cfg->burst);
-	uint64_t now_tsc;
+	for (uint16_t q = 0; q < g->cfg->rxq; q++) {
+		uint16_t n;
 
-	if (n == 0)
-		return;
-	now_tsc = rte_rdtsc();
-	for (uint16_t i = 0; i < n; i++)
-		rx_one(g, pkts[i], now_tsc);
-	rte_pktmbuf_free_bulk(pkts, n);
+		do {
+			struct rte_mbuf *pkts[GEN_MAX_BURST];
+			uint64_t now_tsc;
+
+			n = rte_eth_rx_burst(port, q, pkts, g->cfg->burst);
+			if (n == 0)
+				break;
+			now_tsc = rte_rdtsc();
+			for (uint16_t i = 0; i < n; i++)
+				rx_one(g, pkts[i], now_tsc);
+			rte_pktmbuf_free_bulk(pkts, n);
+		} while (n == g->cfg->burst && g->cfg->rxq > 1);
+	}
 }
 
 static void

@@ -63,8 +63,9 @@ pick_ports(struct gen *g, struct gen_config *cfg, unsigned int n_ports, char *er
 	return 0;
 }
 
-/* The port settings lull-gen asks for: one queue each way, rings as lull's defaults. */
-static const struct lull_port_conf gen_port_conf = {.n_rxq = 1,
+/* The port settings lull-gen asks for: one tx queue, --rxq rx queues (set in
+ * main), rings as lull's defaults. */
+static struct lull_port_conf gen_port_conf = {.n_rxq = 1,
 	.n_txq = 1,
 	.n_rxd = 1024,
 	.n_txd = 1024,
@@ -153,6 +154,7 @@ main(int argc, char **argv)
 	g.tsc_hz = rte_get_tsc_hz();
 	g.ns_per_tsc = 1e9 / (double)g.tsc_hz;
 	g.run_id = cfg.run_id ? cfg.run_id : (uint16_t)(rte_rdtsc() % 65535 + 1);
+	gen_port_conf.n_rxq = cfg.rxq;
 	ret = pick_ports(&g, &cfg, rte_eth_dev_count_avail(), err, sizeof(err));
 	if (ret < 0)
 		goto end;
