@@ -5,6 +5,7 @@
 
 #include <poll.h>
 #include <sys/prctl.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -315,8 +316,12 @@ static void
 reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 {
 	const struct lull_pmd_params *old = pmd->params;
+	/* a new policy, or other queues (a move): what it learnt of the arrivals
+	 * (rate, peak) is of other queues, and the move's own burst (what queued
+	 * while no PMD polled) would read as a peak - it starts afresh */
 	bool fresh = old == NULL || prm->policy.kind != old->policy.kind ||
-		     prm->policy.window != old->policy.window;
+		     prm->policy.window != old->policy.window || prm->n_rxqs != old->n_rxqs ||
+		     memcmp(prm->rxqs, old->rxqs, sizeof(prm->rxqs[0]) * prm->n_rxqs) != 0;
 
 	struct lull_wait_queue wq[LULL_PMD_MAX_RXQS];
 	unsigned int bad = 0;
