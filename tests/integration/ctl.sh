@@ -104,7 +104,9 @@ grep -q "peer: net_memif2" "$T_DIR/add.txt" || die "port-add: $(cat "$T_DIR/add.
 gen_bg gen2 1 "$T_DIR/c.sock" "$T_DIR/d.sock" --profile rate:5k:3s,idle:6s --progress-ms 0 --drain-ms 200 --json "$T_DIR/gen2.json"
 gen2_pid=$BG_PID
 # once its traffic is done (the idle phase: the count stops growing), the pair
-# goes away under gen2's feet
+# goes away under gen2's feet; that every packet gen2 sent was forwarded is
+# checked at the end (a loaded machine lets lull-gen send fewer than its
+# 15,000: 9,590 seen, all of them forwarded)
 port3_tx() {
 	ctl --json port-show | python3 -c 'import json,sys; print(json.load(sys.stdin).get("port3", {}).get("tx_packets", 0))'
 }
@@ -112,10 +114,10 @@ prev=-1 n=0
 for _ in $(seq 40); do
 	sleep 0.5
 	n=$(port3_tx)
-	[ "$n" -ge 10000 ] && [ "$n" = "$prev" ] && break
+	[ "$n" -ge 1000 ] && [ "$n" = "$prev" ] && break
 	prev=$n
 done
-[ "$n" -ge 10000 ] && [ "$n" = "$prev" ] || die "second pair: forwarded $n packets, still counting or too few"
+[ "$n" -ge 1000 ] && [ "$n" = "$prev" ] || die "second pair: forwarded $n packets, still counting or too few"
 ctl port-del net_memif3 >/dev/null || die "port-del net_memif3"
 ctl port-del net_memif2 >/dev/null || die "port-del net_memif2"
 ctl port-show | grep -q net_memif2 && die "net_memif2 still shown"
