@@ -11,6 +11,7 @@
 #include "control.h"
 #include "log.h"
 #include "parse.h"
+#include "topology.h"
 
 #define BAL_WINDOW_MS    1000 /* loads are measured over windows this long */
 #define BAL_CALM_WINDOWS 3    /* a pack needs this many calm windows in a row */
@@ -33,6 +34,17 @@ pinned(const struct lull_config *cfg, unsigned int p, unsigned int q)
 	return false;
 }
 
+/* Cycles spent on queue (p, q) since start, whichever PMDs polled it. */
+static uint64_t
+queue_cycles(const struct lull_fwd *fwd, unsigned int p, unsigned int q)
+{
+	uint64_t cyc = 0;
+
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		cyc += lull_counter_read(&fwd->pmds[i]->rx_cycles[p][q]);
+	return cyc;
+}
+
 /* The window restarts: counters now. */
 static void
 window_start(struct lull_fwd *fwd)
@@ -40,17 +52,17 @@ window_start(struct lull_fwd *fwd)
 	struct lull_balance *b = &fwd->bal;
 
 	b->win_tsc = rte_rdtsc();
-	memset(b->q_cycles, 0, sizeof(b->q_cycles));
+	memset(b->q_cycles, 0, sizeof(b->q_cycles)); /* a port added meanwhile starts at 0 */
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 
 		b->pmd_busy_tsc[i] = lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]);
 		b->pmd_misses[i] = lull_counter_read(&pmd->stats[LULL_PMD_BUDGET_MISSES]);
 		b->pmd_sleeps[i] = lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]);
-		for (unsigned int p = 0; p < fwd->n_ports; p++)
-			for (unsigned int q = 0; q < fwd->cfg.n_rxq; q++)
-				b->q_cycles[p][q] += lull_counter_read(&pmd->rx_cycles[p][q]);
 	}
+	for (unsigned int p = 0; p < fwd->n_ports; p++)
+		for (unsigned int q = 0; q < fwd->cfg.n_rxq; q++)
+			b->q_cycles[p][q] = queue_cycles(fwd, p, q);
 }
 
 /*
@@ -133,23 +145,19 @@ lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errl
 		*cfg = fwd->cfg;
 	for (unsigned int i = 0; ret == 0 && i < want->n_pins; i++) {
 		const struct lull_rxq_pin *pin = &want->pins[i];
-		int pmd = lull_config_pmd_index(cfg, pin->lcore);
+		int pmd = 0;
 		unsigned int k = 0;
 
+		/* a running lull also needs the port there and forwarded */
 		if (!queue_forwarded(fwd, cfg, pin->port))
 			ret = lull_errf(err, errlen, -ENODEV,
 				"--rxq-pmd: %u:%u@%u: port %u is not forwarded", pin->port,
 				pin->queue, pin->lcore, pin->port);
-		else if (pin->queue >= cfg->n_rxq)
-			ret = lull_errf(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)",
-				pin->port, pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
-		else if (pmd < 0)
-			ret = lull_errf(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port,
-				pin->queue, pin->lcore, pin->lcore);
+		else
+			ret = pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
 		if (ret < 0)
 			break;
+		ret = 0;
 		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
 		while (k < cfg->n_pins &&
 			!(cfg->pins[k].port == pin->port && cfg->pins[k].queue == pin->queue))
@@ -174,13 +182,11 @@ lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errl
 static double
 q_load(const struct lull_fwd *fwd, unsigned int p, unsigned int q)
 {
-	uint64_t cyc = 0, dt = rte_rdtsc() - fwd->start_tsc;
+	uint64_t dt = rte_rdtsc() - fwd->start_tsc;
 
 	if (fwd->bal.measured)
 		return fwd->bal.q_load[p][q];
-	for (unsigned int i = 0; i < fwd->n_pmds; i++)
-		cyc += lull_counter_read(&fwd->pmds[i]->rx_cycles[p][q]);
-	return dt ? (double)cyc / (double)dt : 0;
+	return dt ? (double)queue_cycles(fwd, p, q) / (double)dt : 0;
 }
 
 /*
@@ -279,7 +285,6 @@ window_end(struct lull_fwd *fwd)
 {
 	struct lull_balance *b = &fwd->bal;
 	uint64_t dt = rte_rdtsc() - b->win_tsc;
-	uint64_t cyc[LULL_MAX_PORTS][LULL_MAX_QUEUES] = {{0}};
 
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
@@ -293,9 +298,6 @@ window_end(struct lull_fwd *fwd)
 				b->pmd_misses[i]) *
 				100 >
 			lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]) - b->pmd_sleeps[i] + 100;
-		for (unsigned int p = 0; p < fwd->n_ports; p++)
-			for (unsigned int q = 0; q < fwd->cfg.n_rxq; q++)
-				cyc[p][q] += lull_counter_read(&pmd->rx_cycles[p][q]);
 	}
 	double sum[LULL_MAX_PMDS] = {0};
 
@@ -303,10 +305,11 @@ window_end(struct lull_fwd *fwd)
 		for (unsigned int q = 0; q < fwd->cfg.n_rxq; q++) {
 			unsigned int pmd = fwd->cfg.rxq_pmd[p][q];
 
-			b->q_load[p][q] =
-				cyc[p][q] >= b->q_cycles[p][q]
-					? (double)(cyc[p][q] - b->q_cycles[p][q]) / (double)dt
-					: 0;
+			uint64_t cyc = queue_cycles(fwd, p, q);
+
+			b->q_load[p][q] = cyc >= b->q_cycles[p][q]
+						  ? (double)(cyc - b->q_cycles[p][q]) / (double)dt
+						  : 0;
 			if (pmd < fwd->n_pmds)
 				sum[pmd] += b->q_load[p][q];
 		}
@@ -408,12 +411,7 @@ lull_balance_tick_locked(struct lull_fwd *fwd)
 	char err[256];
 
 	if (b->move_to != NULL) {
-		bool taken = true;
-
-		for (unsigned int i = 0; i < fwd->n_launched; i++)
-			taken = taken && atomic_load_explicit(&fwd->pmds[i]->ack,
-						 memory_order_acquire) >= b->move_gen;
-		if (taken) {
+		if (lull_control_all_took(fwd, b->move_gen)) {
 			struct lull_config *to = b->move_to;
 
 			b->move_to = NULL;

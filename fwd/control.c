@@ -484,18 +484,21 @@ port_gone(struct lull_fwd *fwd, uint16_t id)
 	fwd->del_gen[id] = 0;
 }
 
+bool
+lull_control_all_took(const struct lull_fwd *fwd, uint64_t gen)
+{
+	for (unsigned int i = 0; i < fwd->n_launched; i++)
+		if (atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) < gen)
+			return false;
+	return true;
+}
+
 void
 lull_control_tick_locked(struct lull_fwd *fwd)
 {
-	for (uint16_t id = 0; id < fwd->n_ports; id++) {
-		bool taken = fwd->del_gen[id] != 0;
-
-		for (unsigned int i = 0; taken && i < fwd->n_launched; i++)
-			taken = atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) >=
-				fwd->del_gen[id];
-		if (taken)
+	for (uint16_t id = 0; id < fwd->n_ports; id++)
+		if (fwd->del_gen[id] != 0 && lull_control_all_took(fwd, fwd->del_gen[id]))
 			port_gone(fwd, id);
-	}
 }
 
 int

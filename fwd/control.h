@@ -10,6 +10,7 @@
 #ifndef LULL_CONTROL_H
 #define LULL_CONTROL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,9 @@ void lull_control_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char
 
 /** `pmd-stats-clear`: the show commands count from now on. */
 int lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen);
+
+/** Every running PMD acknowledged a block of generation gen or newer. */
+bool lull_control_all_took(const struct lull_fwd *fwd, uint64_t gen);
 
 /** Main loop tick, under the lock: finish what waited for the PMDs (a port-del
  * that timed out, once every PMD took the block without the port). */

@@ -74,6 +74,27 @@ resolve_pairs(struct lull_config *cfg, const struct lull_sys *sys, char *err, si
 	return 0;
 }
 
+int
+lull_config_pin_pmd(
+	const struct lull_config *cfg, const struct lull_rxq_pin *pin, char *err, size_t errlen)
+{
+	int pmd = lull_config_pmd_index(cfg, pin->lcore);
+
+	if (pin->port >= cfg->n_ports)
+		return lull_errf(err, errlen, -EINVAL,
+			"--rxq-pmd: %u:%u@%u: port %u does not exist (%u ports)", pin->port,
+			pin->queue, pin->lcore, pin->port, cfg->n_ports);
+	if (pin->queue >= cfg->n_rxq)
+		return lull_errf(err, errlen, -EINVAL,
+			"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)", pin->port,
+			pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
+	if (pmd < 0)
+		return lull_errf(err, errlen, -EINVAL,
+			"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port, pin->queue,
+			pin->lcore, pin->lcore);
+	return pmd;
+}
+
 static int
 resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 {
@@ -82,20 +103,10 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 
 	for (unsigned int i = 0; i < cfg->n_pins; i++) {
 		const struct lull_rxq_pin *pin = &cfg->pins[i];
-		int pmd = lull_config_pmd_index(cfg, pin->lcore);
+		int pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
 
-		if (pin->port >= cfg->n_ports)
-			return lull_errf(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: port %u does not exist (%u ports)", pin->port,
-				pin->queue, pin->lcore, pin->port, cfg->n_ports);
-		if (pin->queue >= cfg->n_rxq)
-			return lull_errf(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: queue %u does not exist (--rxq %u)",
-				pin->port, pin->queue, pin->lcore, pin->queue, cfg->n_rxq);
 		if (pmd < 0)
-			return lull_errf(err, errlen, -EINVAL,
-				"--rxq-pmd: %u:%u@%u: lcore %u is not a PMD core", pin->port,
-				pin->queue, pin->lcore, pin->lcore);
+			return pmd;
 		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
 		pinned[pin->port][pin->queue] = true;
 	}

@@ -29,18 +29,6 @@ parked() {
 import json, sys
 print(" ".join(str(p["lcore"]) for p in json.load(sys.stdin).values() if p["parked"]))'
 }
-# thread_cpu LCORE SECS: % of a CPU the PMD thread of LCORE used over SECS
-thread_cpu() {
-	local tid="" t a b
-	for t in /proc/"$lull_pid"/task/*; do
-		[ "$(cat "$t/comm")" = "rte-worker-$1" ] && tid=${t##*/}
-	done
-	[ -n "$tid" ] || die "no thread for lcore $1"
-	a=$(awk '{print $14 + $15}' "/proc/$lull_pid/task/$tid/stat")
-	sleep "$2"
-	b=$(awk '{print $14 + $15}' "/proc/$lull_pid/task/$tid/stat")
-	awk -v d=$((b - a)) -v s="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f\n", d * 100 / (s * hz)}'
-}
 
 vdevs=()
 for i in 0 1 2 3; do vdevs+=(--vdev "$(memif_vdev $i server "$T_DIR/s$i.sock")"); done
@@ -84,7 +72,7 @@ cpu="" p=""
 while [ $(($(date +%s) - t0)) -lt 10 ]; do
 	p=$(parked)
 	if [ -n "$p" ]; then
-		cpu=$(thread_cpu "$p" 2)
+		cpu=$(pmd_cpu_pct "$lull_pid" 2 "rte-worker-$p")
 		[ "$(parked)" = "$p" ] && break
 	fi
 	sleep 0.2

@@ -107,15 +107,17 @@ testpmd_total() {
 		f && $1 == key {s += $2; f = 0} END {print s + 0}' "$1"
 }
 
-# pmd_cpu_pct PID SECONDS: % of one CPU the PMD thread (lcore worker) of PID used
-# over SECONDS (utime + stime from /proc/PID/task/TID/stat), to a tenth of a %
-# (one clock tick over 3 s is 0.3 %: compare with fcmp and a margin).
+# pmd_cpu_pct PID SECONDS [THREAD]: % of one CPU the PMD thread (lcore worker,
+# or the thread named THREAD, e.g. rte-worker-2) of PID used over SECONDS
+# (utime + stime from /proc/PID/task/TID/stat), to a tenth of a % (one clock
+# tick over 3 s is 0.3 %: compare with fcmp and a margin).
 pmd_cpu_pct() {
-	local pid=$1 secs=$2 tid="" t a b
+	local pid=$1 secs=$2 name=${3:-*worker*} tid="" t a b
 	for t in /proc/"$pid"/task/*; do
-		case "$(cat "$t/comm")" in *worker*) tid=${t##*/} ;; esac
+		# shellcheck disable=SC2254 # name is a pattern
+		case "$(cat "$t/comm")" in $name) tid=${t##*/} ;; esac
 	done
-	[ -n "$tid" ] || die "no PMD thread in process $pid"
+	[ -n "$tid" ] || die "no thread $name in process $pid"
 	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
 	sleep "$secs"
 	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
