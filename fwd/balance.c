@@ -8,6 +8,7 @@
 
 #include <rte_cycles.h>
 
+#include "consolidate.h"
 #include "control.h"
 #include "log.h"
 #include "parse.h"
@@ -15,6 +16,8 @@
 
 #define BAL_WINDOW_MS    1000 /* loads are measured over windows this long */
 #define BAL_CALM_WINDOWS 3    /* a pack needs this many calm windows in a row */
+
+_Static_assert(LULL_MAX_PMDS <= LULL_CONS_MAX_PMDS, "lib/consolidate takes every PMD");
 
 static bool
 queue_forwarded(const struct lull_fwd *fwd, const struct lull_config *cfg, unsigned int p)
@@ -32,6 +35,12 @@ pinned(const struct lull_config *cfg, unsigned int p, unsigned int q)
 		if (cfg->critical[i].a == p && cfg->critical[i].b == q)
 			return true;
 	return false;
+}
+
+static uint64_t
+tsc_ns(uint64_t tsc)
+{
+	return (uint64_t)((double)tsc * 1e9 / (double)rte_get_tsc_hz());
 }
 
 /* Cycles spent on queue (p, q) since start, whichever PMDs polled it. */
@@ -110,15 +119,16 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 	if (ret == 0 || ret == -ETIMEDOUT) {
 		struct lull_balance *b = &fwd->bal;
 
+		uint64_t now_tsc = rte_rdtsc();
+
 		b->moves += n;
-		b->last_move_tsc = rte_rdtsc();
-		b->last_move_us = (b->last_move_tsc - t0_tsc) * 1000000 / rte_get_tsc_hz();
+		b->last_move_us = (now_tsc - t0_tsc) * 1000000 / rte_get_tsc_hz();
+		lull_cons_moved(&b->cons, tsc_ns(now_tsc));
 		snprintf(b->last_reason, sizeof(b->last_reason), "%s", why);
 		LULL_LOG(INFO, "%s: %u rx queue(s) moved in %llu us", why, n,
 			(unsigned long long)b->last_move_us);
 		window_start(fwd); /* loads measured across a move mean nothing */
 		b->measured = false;
-		b->calm = 0;
 	}
 	return ret;
 }
@@ -189,59 +199,33 @@ q_load(const struct lull_fwd *fwd, unsigned int p, unsigned int q)
 	return dt ? (double)queue_cycles(fwd, p, q) / (double)dt : 0;
 }
 
-/*
- * Assign the movable queues of the PMDs marked in from[] (all PMDs when NULL),
- * largest first, each to the PMD marked in to[] with the least load so far;
- * every other queue stays. load[] starts with what stays. Fails (false) when a
- * queue would take a PMD past cap.
- */
-struct qload {
-	uint16_t p, q;
-	double load;
-};
+/* The queue list of a decision: under fwd->lock. */
+static struct lull_cons_queue bal_qs[LULL_MAX_PORTS * LULL_MAX_QUEUES];
 
-static bool
-assign(const struct lull_fwd *fwd, struct lull_config *cfg, const bool *from, const bool *to,
-	double *load, double cap)
+/* Every forwarded, polled queue of cfg with its load, for lib/consolidate. */
+static unsigned int
+queue_list(const struct lull_fwd *fwd, const struct lull_config *cfg, struct lull_cons_queue *qs)
 {
-	static struct qload qs[LULL_MAX_PORTS * LULL_MAX_QUEUES]; /* under fwd->lock */
 	unsigned int n = 0;
 
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
-			unsigned int pmd = cfg->rxq_pmd[p][q];
-			double l = q_load(fwd, p, q);
-
-			if (!queue_forwarded(fwd, cfg, p) || pmd >= cfg->n_pmds)
+			if (!queue_forwarded(fwd, cfg, p) || cfg->rxq_pmd[p][q] >= cfg->n_pmds)
 				continue;
-			if (pinned(cfg, p, q) || (from != NULL && !from[pmd])) {
-				load[pmd] += l;
-				continue;
-			}
-			qs[n].p = (uint16_t)p;
-			qs[n].q = (uint16_t)q;
-			qs[n++].load = l;
+			qs[n].id = p * LULL_MAX_QUEUES + q;
+			qs[n].pmd = cfg->rxq_pmd[p][q];
+			qs[n].pinned = pinned(cfg, p, q);
+			qs[n++].load = q_load(fwd, p, q);
 		}
-	/* largest first (insertion sort: a few hundred queues at most) */
-	for (unsigned int i = 1; i < n; i++)
-		for (unsigned int j = i; j > 0 && qs[j].load > qs[j - 1].load; j--) {
-			struct qload t = qs[j];
+	return n;
+}
 
-			qs[j] = qs[j - 1];
-			qs[j - 1] = t;
-		}
-	for (unsigned int i = 0; i < n; i++) {
-		int best = -1;
-
-		for (unsigned int k = 0; k < cfg->n_pmds; k++)
-			if (to[k] && (best < 0 || load[k] < load[best]))
-				best = (int)k;
-		if (best < 0 || load[best] + qs[i].load > cap)
-			return false;
-		load[best] += qs[i].load;
-		cfg->rxq_pmd[qs[i].p][qs[i].q] = (uint16_t)best;
-	}
-	return true;
+/* The queues' PMDs, as lib/consolidate decided them, back into cfg. */
+static void
+queue_list_apply(struct lull_config *cfg, const struct lull_cons_queue *qs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		cfg->rxq_pmd[qs[i].id / LULL_MAX_QUEUES][qs[i].id % LULL_MAX_QUEUES] = qs[i].pmd;
 }
 
 int
@@ -250,6 +234,7 @@ lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
 	struct lull_config *cfg = malloc(sizeof(*cfg));
 	double load[LULL_MAX_PMDS] = {0};
 	bool every[LULL_MAX_PMDS];
+	struct lull_cons_queue *qs = bal_qs;
 	int ret = 0;
 
 	if (cfg == NULL)
@@ -259,24 +244,16 @@ lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
 	if (!fwd->accepting || fwd->gone)
 		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");
 	if (ret == 0) {
+		unsigned int n = queue_list(fwd, &fwd->cfg, qs);
+
 		*cfg = fwd->cfg;
-		assign(fwd, cfg, NULL, every, load, 1e9);
+		lull_cons_assign(qs, n, cfg->n_pmds, NULL, every, load, 1e300);
+		queue_list_apply(cfg, qs, n);
 		ret = apply_moves_locked(fwd, cfg, "pmd-rxq-rebalance", err, errlen);
 	}
 	pthread_mutex_unlock(&fwd->lock);
 	free(cfg);
 	return ret;
-}
-
-/* Rx queues each PMD polls in cfg. */
-static void
-count_queues(const struct lull_fwd *fwd, const struct lull_config *cfg, unsigned int *n)
-{
-	memset(n, 0, sizeof(*n) * LULL_MAX_PMDS);
-	for (unsigned int p = 0; p < cfg->n_ports; p++)
-		for (unsigned int q = 0; q < cfg->n_rxq; q++)
-			if (queue_forwarded(fwd, cfg, p) && cfg->rxq_pmd[p][q] < cfg->n_pmds)
-				n[cfg->rxq_pmd[p][q]]++;
 }
 
 /* The window closed: loads per PMD and per queue, as shares of a core. */
@@ -326,79 +303,50 @@ window_end(struct lull_fwd *fwd)
 	b->measured = true;
 }
 
-/* Consolidation, once a window was measured: unpack before pack. */
+/* Consolidation, once a window was measured: lib/consolidate decides. */
 static void
-consolidate(struct lull_fwd *fwd)
+consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 {
-	const struct lull_balance *b = &fwd->bal;
+	struct lull_balance *b = &fwd->bal;
 	const struct lull_config *now = &fwd->cfg;
-	double pack = now->pack_below_pct / 100.0, unpack = now->unpack_above_pct / 100.0;
-	unsigned int nq[LULL_MAX_PMDS];
-	bool from[LULL_MAX_PMDS] = {false}, to[LULL_MAX_PMDS] = {false};
-	double load[LULL_MAX_PMDS] = {0};
-	int hot = -1, parked = -1, victim = -1;
-	unsigned int awake = 0;
+	const struct lull_cons_params prm = {
+		.pack_below = now->pack_below_pct / 100.0,
+		.unpack_above = now->unpack_above_pct / 100.0,
+		.calm_windows = BAL_CALM_WINDOWS,
+		.dwell_ns = (uint64_t)now->consolidate_dwell_ms * 1000000,
+	};
+	struct lull_cons_pmd pmds[LULL_MAX_PMDS];
+	struct lull_cons_decision d;
+	unsigned int n = queue_list(fwd, now, bal_qs);
 	struct lull_config *cfg;
 	char why[160], err[256];
 
-	count_queues(fwd, now, nq);
 	for (unsigned int i = 0; i < now->n_pmds; i++) {
-		if (nq[i] == 0) {
-			parked = parked < 0 ? (int)i : parked;
-			continue;
-		}
-		awake++;
-		/* out of headroom: past the unpack line, or missing its budget while it
-		 * carries more than packing allows (an idle PMD's late wakes, which a
-		 * VM has plenty of, say nothing about its load) */
-		if ((b->pmd_load[i] > unpack || (b->pmd_missing[i] && b->pmd_load[i] > pack)) &&
-			(hot < 0 || b->pmd_load[i] > b->pmd_load[hot]))
-			hot = (int)i;
-		if (victim < 0 || b->pmd_load[i] < b->pmd_load[victim])
-			victim = (int)i;
+		pmds[i].load = b->pmd_load[i];
+		pmds[i].missing = b->pmd_missing[i];
 	}
+	if (lull_cons_decide(&b->cons, &prm, pmds, now->n_pmds, bal_qs, n, now_ns, &d) ==
+		LULL_CONS_STAY)
+		return;
 	cfg = malloc(sizeof(*cfg));
 	if (cfg == NULL)
 		return;
 	*cfg = *now;
-	if (hot >= 0)
-		fwd->bal.calm = 0;
-	if (hot >= 0 && parked >= 0 && nq[hot] > 1) {
-		/* unpack: the hot PMD's queues over itself and a parked one */
-		from[hot] = to[hot] = to[parked] = true;
-		assign(fwd, cfg, from, to, load, 1e9);
+	queue_list_apply(cfg, bal_qs, n);
+	if (d.kind == LULL_CONS_UNPACK)
 		snprintf(why, sizeof(why),
 			"consolidate: unpack, PMD on lcore %u at %.0f %% busy%s: lcore %u wakes",
-			now->pmd_lcores[hot], 100 * b->pmd_load[hot],
-			b->pmd_missing[hot] ? " and missing its budget" : "",
-			now->pmd_lcores[parked]);
-		if (apply_moves_locked(fwd, cfg, why, err, sizeof(err)) == 0)
-			fwd->bal.unpacks++;
-	} else if (hot < 0 && awake >= 2) {
-		/* pack: the least loaded PMD's queues onto the others, if every one
-		 * stays under the pack line - and only after BAL_CALM_WINDOWS windows
-		 * in a row with every awake PMD under it (an unpack is at once: it
-		 * protects latency; a pack can wait for the load to settle) */
-		bool ok = true;
-
-		for (unsigned int i = 0; i < now->n_pmds; i++) {
-			to[i] = nq[i] > 0 && (int)i != victim;
-			ok = ok && (nq[i] == 0 || b->pmd_load[i] < pack);
-		}
-		fwd->bal.calm = ok ? fwd->bal.calm + 1 : 0;
-		from[victim] = true;
-		if (ok && fwd->bal.calm >= BAL_CALM_WINDOWS &&
-			assign(fwd, cfg, from, to, load, pack)) {
-			count_queues(fwd, cfg, nq);
-			if (nq[victim] == 0) { /* a pinned queue keeps it awake: no gain */
-				snprintf(why, sizeof(why),
-					"consolidate: pack, %u PMDs under %u %% busy: lcore %u "
-					"parks",
-					awake, now->pack_below_pct, now->pmd_lcores[victim]);
-				if (apply_moves_locked(fwd, cfg, why, err, sizeof(err)) == 0)
-					fwd->bal.packs++;
-			}
-		}
+			now->pmd_lcores[d.pmd], 100 * d.load,
+			d.missing ? " and missing its budget" : "", now->pmd_lcores[d.other]);
+	else
+		snprintf(why, sizeof(why),
+			"consolidate: pack, %u PMDs under %u %% busy: lcore %u parks", d.awake,
+			now->pack_below_pct, now->pmd_lcores[d.pmd]);
+	if (apply_moves_locked(fwd, cfg, why, err, sizeof(err)) == 0) {
+		if (d.kind == LULL_CONS_UNPACK)
+			b->unpacks++;
+		else
+			b->packs++;
 	}
 	free(cfg);
 }
@@ -430,10 +378,8 @@ lull_balance_tick_locked(struct lull_fwd *fwd)
 		return;
 	window_end(fwd);
 	window_start(fwd);
-	if (fwd->cfg.consolidate && fwd->accepting && fwd->n_launched > 0 &&
-		(b->last_move_tsc == 0 ||
-			now_tsc - b->last_move_tsc >= hz / 1000 * fwd->cfg.consolidate_dwell_ms))
-		consolidate(fwd);
+	if (fwd->cfg.consolidate && fwd->accepting && fwd->n_launched > 0)
+		consolidate(fwd, tsc_ns(now_tsc));
 }
 
 void

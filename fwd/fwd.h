@@ -14,6 +14,7 @@
 #include <rte_mempool.h>
 
 #include "config.h"
+#include "consolidate.h"
 #include "pmd.h"
 #include "port.h"
 
@@ -45,8 +46,7 @@ struct lull_balance {
 	double pmd_load[LULL_MAX_PMDS];
 	bool pmd_missing[LULL_MAX_PMDS]; /**< over 1 % of its timed waits missed the budget */
 	double q_load[LULL_MAX_PORTS][LULL_MAX_QUEUES];
-	uint64_t last_move_tsc; /**< 0: none yet */
-	unsigned int calm;      /**< windows in a row with every awake PMD under the pack line */
+	struct lull_cons_state cons; /**< consolidation's calm windows and last move */
 	uint64_t moves, packs, unpacks; /**< queues moved; consolidation decisions */
 	uint64_t last_move_us;          /**< how long the last move took, both phases */
 	char last_reason[160];

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "consolidate.h"
+
+#include <string.h>
+
+void
+lull_cons_init(struct lull_cons_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void
+lull_cons_moved(struct lull_cons_state *st, uint64_t now_ns)
+{
+	st->moved = true;
+	st->last_move_ns = now_ns;
+	st->calm = 0; /* loads measured across a move mean nothing */
+}
+
+unsigned int
+lull_cons_count(const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
+	unsigned int *nq)
+{
+	unsigned int awake = 0;
+
+	memset(nq, 0, sizeof(*nq) * n_pmds);
+	for (unsigned int i = 0; i < n; i++)
+		if (qs[i].pmd < n_pmds && nq[qs[i].pmd]++ == 0)
+			awake++;
+	return awake;
+}
+
+/* Largest load first; equal loads by id, so that a decision does not depend
+ * on the order the caller listed the queues in. */
+static bool
+before(const struct lull_cons_queue *a, const struct lull_cons_queue *b)
+{
+	return a->load > b->load || (a->load == b->load && a->id < b->id);
+}
+
+static void
+sort_by_load(struct lull_cons_queue *qs, unsigned int n)
+{
+	/* insertion sort: a few hundred queues at most, mostly in order already */
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && before(&qs[j], &qs[j - 1]); j--) {
+			struct lull_cons_queue t = qs[j];
+
+			qs[j] = qs[j - 1];
+			qs[j - 1] = t;
+		}
+}
+
+static bool
+movable(const struct lull_cons_queue *q, unsigned int n_pmds, const bool *from)
+{
+	return q->pmd < n_pmds && !q->pinned && (from == NULL || from[q->pmd]);
+}
+
+/* The greedy assignment; writes qs[].pmd only when write. */
+static bool
+assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bool *from,
+	const bool *to, double *load, double cap, bool write)
+{
+	sort_by_load(qs, n);
+	for (unsigned int i = 0; i < n; i++)
+		if (qs[i].pmd < n_pmds && !movable(&qs[i], n_pmds, from))
+			load[qs[i].pmd] += qs[i].load;
+	for (unsigned int i = 0; i < n; i++) {
+		int best = -1;
+
+		if (!movable(&qs[i], n_pmds, from))
+			continue;
+		for (unsigned int k = 0; k < n_pmds; k++)
+			if (to[k] && (best < 0 || load[k] < load[best]))
+				best = (int)k;
+		if (best < 0 || load[best] + qs[i].load > cap)
+			return false;
+		load[best] += qs[i].load;
+		if (write)
+			qs[i].pmd = (uint16_t)best;
+	}
+	return true;
+}
+
+bool
+lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
+	const bool *from, const bool *to, double *load, double cap)
+{
+	return assign(qs, n, n_pmds, from, to, load, cap, true);
+}
+
+enum lull_cons_kind
+lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
+	const struct lull_cons_pmd *pmds, unsigned int n_pmds, struct lull_cons_queue *qs,
+	unsigned int n, uint64_t now_ns, struct lull_cons_decision *d)
+{
+	unsigned int nq[LULL_CONS_MAX_PMDS];
+	bool from[LULL_CONS_MAX_PMDS] = {false}, to[LULL_CONS_MAX_PMDS] = {false};
+	double load[LULL_CONS_MAX_PMDS] = {0};
+	int hot = -1, parked = -1, victim = -1;
+	bool calm = true;
+
+	memset(d, 0, sizeof(*d));
+	if (n_pmds > LULL_CONS_MAX_PMDS)
+		n_pmds = LULL_CONS_MAX_PMDS;
+	if (st->moved && now_ns - st->last_move_ns < p->dwell_ns)
+		return LULL_CONS_STAY;
+	d->awake = lull_cons_count(qs, n, n_pmds, nq);
+	for (unsigned int i = 0; i < n_pmds; i++) {
+		const struct lull_cons_pmd *m = &pmds[i];
+
+		if (nq[i] == 0) {
+			parked = parked < 0 ? (int)i : parked;
+			continue;
+		}
+		calm = calm && m->load < p->pack_below;
+		/* out of headroom: past the unpack line, or missing its budget while it
+		 * carries more than packing allows (an idle PMD's late wakes, which a
+		 * VM has plenty of, say nothing about its load) */
+		if ((m->load > p->unpack_above || (m->missing && m->load > p->pack_below)) &&
+			(hot < 0 || m->load > pmds[hot].load))
+			hot = (int)i;
+		if (victim < 0 || m->load < pmds[victim].load)
+			victim = (int)i;
+	}
+	st->calm = calm ? st->calm + 1 : 0;
+	if (hot >= 0) {
+		if (parked < 0 || nq[hot] < 2)
+			return LULL_CONS_STAY; /* nowhere to go, or nothing to split */
+		from[hot] = to[hot] = to[parked] = true;
+		d->kind = LULL_CONS_UNPACK;
+		d->pmd = (unsigned int)hot;
+		d->other = (unsigned int)parked;
+		d->missing = pmds[hot].missing;
+	} else if (d->awake >= 2 && calm && st->calm >= p->calm_windows) {
+		for (unsigned int i = 0; i < n_pmds; i++)
+			to[i] = nq[i] > 0 && (int)i != victim;
+		from[victim] = true;
+		d->kind = LULL_CONS_PACK;
+		d->pmd = (unsigned int)victim;
+		/* a pinned queue keeps the victim awake: no gain, nothing moves */
+		for (unsigned int i = 0; i < n; i++)
+			if (qs[i].pmd == (unsigned int)victim && qs[i].pinned)
+				return d->kind = LULL_CONS_STAY;
+		/* every PMD that takes queues stays under the pack line, or none moves */
+		if (!assign(qs, n, n_pmds, from, to, load, p->pack_below, false))
+			return d->kind = LULL_CONS_STAY;
+		memset(load, 0, sizeof(load));
+	} else {
+		return LULL_CONS_STAY;
+	}
+	d->load = pmds[d->pmd].load;
+	assign(qs, n, n_pmds, from, to, load, 1e300, true);
+	if (d->kind == LULL_CONS_PACK) {
+		d->moved = nq[victim]; /* every queue of the victim: none is pinned */
+	} else {
+		lull_cons_count(qs, n, n_pmds, nq);
+		d->moved = nq[parked]; /* it polled none before */
+	}
+	return d->kind;
+}
