@@ -14,8 +14,7 @@
 #include "parse.h"
 #include "topology.h"
 
-#define BAL_WINDOW_MS    1000 /* loads are measured over windows this long */
-#define BAL_CALM_WINDOWS 3    /* a pack needs this many calm windows in a row */
+#define BAL_WINDOW_MS 1000 /* loads are measured over windows this long */
 
 _Static_assert(LULL_MAX_PMDS <= LULL_CONS_MAX_PMDS, "lib/consolidate takes every PMD");
 
@@ -312,7 +311,7 @@ consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 	const struct lull_cons_params prm = {
 		.pack_below = now->pack_below_pct / 100.0,
 		.unpack_above = now->unpack_above_pct / 100.0,
-		.calm_windows = BAL_CALM_WINDOWS,
+		.calm_windows = LULL_CONS_CALM_WINDOWS,
 		.dwell_ns = (uint64_t)now->consolidate_dwell_ms * 1000000,
 	};
 	struct lull_cons_pmd pmds[LULL_MAX_PMDS];
@@ -338,15 +337,20 @@ consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 			"consolidate: unpack, PMD on lcore %u at %.0f %% busy%s: lcore %u wakes",
 			now->pmd_lcores[d.pmd], 100 * d.load,
 			d.missing ? " and missing its budget" : "", now->pmd_lcores[d.other]);
+	else if (d.kind == LULL_CONS_SPREAD)
+		snprintf(why, sizeof(why),
+			"consolidate: spread, PMD on lcore %u at %.0f %% busy%s and none parked: "
+			"every queue anew, the busiest PMD at %.0f %%",
+			now->pmd_lcores[d.pmd], 100 * d.load,
+			d.missing ? " and missing its budget" : "", 100 * d.after);
 	else
 		snprintf(why, sizeof(why),
 			"consolidate: pack, %u PMDs under %u %% busy: lcore %u parks", d.awake,
 			now->pack_below_pct, now->pmd_lcores[d.pmd]);
 	if (apply_moves_locked(fwd, cfg, why, err, sizeof(err)) == 0) {
-		if (d.kind == LULL_CONS_UNPACK)
-			b->unpacks++;
-		else
-			b->packs++;
+		b->packs += d.kind == LULL_CONS_PACK;
+		b->unpacks += d.kind == LULL_CONS_UNPACK;
+		b->spreads += d.kind == LULL_CONS_SPREAD;
 	}
 	free(cfg);
 }

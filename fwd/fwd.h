@@ -46,9 +46,9 @@ struct lull_balance {
 	double pmd_load[LULL_MAX_PMDS];
 	bool pmd_missing[LULL_MAX_PMDS]; /**< over 1 % of its timed waits missed the budget */
 	double q_load[LULL_MAX_PORTS][LULL_MAX_QUEUES];
-	struct lull_cons_state cons; /**< consolidation's calm windows and last move */
-	uint64_t moves, packs, unpacks; /**< queues moved; consolidation decisions */
-	uint64_t last_move_us;          /**< how long the last move took, both phases */
+	struct lull_cons_state cons;             /**< consolidation's calm windows and last move */
+	uint64_t moves, packs, unpacks, spreads; /**< queues moved; consolidation decisions */
+	uint64_t last_move_us;                   /**< how long the last move took, both phases */
 	char last_reason[160];
 };
 

@@ -24,6 +24,7 @@ lull_tel_cmd_balance(const char *cmd, const char *params, struct rte_tel_data *d
 	rte_tel_data_add_dict_u64(d, "moves", b->moves);
 	rte_tel_data_add_dict_u64(d, "packs", b->packs);
 	rte_tel_data_add_dict_u64(d, "unpacks", b->unpacks);
+	rte_tel_data_add_dict_u64(d, "spreads", b->spreads);
 	rte_tel_data_add_dict_u64(d, "last_move_us", b->last_move_us);
 	rte_tel_data_add_dict_string(d, "last_move", b->last_reason[0] ? b->last_reason : "none");
 	rte_tel_data_add_dict_u64(d, "move_pending", b->move_to != NULL);

@@ -18,8 +18,8 @@ lull_cons_moved(struct lull_cons_state *st, uint64_t now_ns)
 }
 
 unsigned int
-lull_cons_count(const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
-	unsigned int *nq)
+lull_cons_count(
+	const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, unsigned int *nq)
 {
 	unsigned int awake = 0;
 
@@ -71,8 +71,10 @@ assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bo
 
 		if (!movable(&qs[i], n_pmds, from))
 			continue;
+		/* the least loaded; on a tie the queue's own PMD (no move for nothing) */
 		for (unsigned int k = 0; k < n_pmds; k++)
-			if (to[k] && (best < 0 || load[k] < load[best]))
+			if (to[k] && (best < 0 || load[k] < load[best] ||
+					     (load[k] == load[best] && k == qs[i].pmd)))
 				best = (int)k;
 		if (best < 0 || load[best] + qs[i].load > cap)
 			return false;
@@ -84,8 +86,8 @@ assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bo
 }
 
 bool
-lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
-	const bool *from, const bool *to, double *load, double cap)
+lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bool *from,
+	const bool *to, double *load, double cap)
 {
 	return assign(qs, n, n_pmds, from, to, load, cap, true);
 }
@@ -125,14 +127,31 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 			victim = (int)i;
 	}
 	st->calm = calm ? st->calm + 1 : 0;
-	if (hot >= 0) {
-		if (parked < 0 || nq[hot] < 2)
-			return LULL_CONS_STAY; /* nowhere to go, or nothing to split */
+	for (unsigned int i = 0; i < n; i++)
+		qs[i].was = qs[i].pmd;
+	if (hot >= 0 && nq[hot] < 2) {
+		return LULL_CONS_STAY; /* one queue cannot be split */
+	} else if (hot >= 0 && parked >= 0) {
 		from[hot] = to[hot] = to[parked] = true;
 		d->kind = LULL_CONS_UNPACK;
 		d->pmd = (unsigned int)hot;
 		d->other = (unsigned int)parked;
 		d->missing = pmds[hot].missing;
+	} else if (hot >= 0) {
+		double top = 0;
+
+		memset(to, 1, sizeof(to));
+		assign(qs, n, n_pmds, NULL, to, load, 1e300, false);
+		for (unsigned int i = 0; i < n_pmds; i++)
+			top = load[i] > top ? load[i] : top;
+		if (top > pmds[hot].load - LULL_CONS_SPREAD_GAIN)
+			return LULL_CONS_STAY; /* no better spread */
+		memset(load, 0, sizeof(load));
+		d->kind = LULL_CONS_SPREAD;
+		d->pmd = (unsigned int)hot;
+		d->missing = pmds[hot].missing;
+		d->after = top;
+		lull_cons_assign(qs, n, n_pmds, NULL, to, load, 1e300);
 	} else if (d->awake >= 2 && calm && st->calm >= p->calm_windows) {
 		for (unsigned int i = 0; i < n_pmds; i++)
 			to[i] = nq[i] > 0 && (int)i != victim;
@@ -151,12 +170,11 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		return LULL_CONS_STAY;
 	}
 	d->load = pmds[d->pmd].load;
-	assign(qs, n, n_pmds, from, to, load, 1e300, true);
-	if (d->kind == LULL_CONS_PACK) {
-		d->moved = nq[victim]; /* every queue of the victim: none is pinned */
-	} else {
-		lull_cons_count(qs, n, n_pmds, nq);
-		d->moved = nq[parked]; /* it polled none before */
-	}
+	if (d->kind != LULL_CONS_SPREAD)
+		assign(qs, n, n_pmds, from, to, load, 1e300, true);
+	for (unsigned int i = 0; i < n; i++)
+		d->moved += qs[i].pmd != qs[i].was;
+	if (d->moved == 0)
+		d->kind = LULL_CONS_STAY;
 	return d->kind;
 }

@@ -21,6 +21,10 @@
  *   calm_windows windows in a row: the least loaded PMD's queues go to the
  *   others if none of them passes the pack line, and the PMD parks (a pinned
  *   queue keeps it awake: then nothing moves);
+ * - a PMD out of headroom with none parked to wake: every queue is assigned
+ *   anew over the PMDs (as pmd-rxq-rebalance does) if that lowers the highest
+ *   load by LULL_CONS_SPREAD_GAIN at least - packs leave queues where they
+ *   fit, not where they balance, and unpacks split one PMD's queues in two;
  * - nothing within dwell_ns of the last move (any move, an operator's too).
  * The gap between the lines is the hysteresis: a pack leaves every PMD under
  * the pack line, so the next unpack needs the load to grow by the gap.
@@ -31,13 +35,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define LULL_CONS_MAX_PMDS 64
-#define LULL_CONS_NONE_PMD UINT16_MAX /**< a queue that no PMD polls */
+#define LULL_CONS_MAX_PMDS     64
+#define LULL_CONS_NONE_PMD     UINT16_MAX /**< a queue that no PMD polls */
+#define LULL_CONS_SPREAD_GAIN  0.05       /**< a spread must lower the highest load this much */
+#define LULL_CONS_CALM_WINDOWS 3          /**< lull's: calm windows in a row a pack needs */
 
 /** One rx queue. */
 struct lull_cons_queue {
 	uint32_t id;  /**< the caller's (lull: port * queues + queue) */
 	uint16_t pmd; /**< the PMD index polling it; lull_cons_*() change it */
+	uint16_t was; /**< lull_cons_decide(): the PMD before the decision */
 	bool pinned;  /**< never moved (--rxq-pmd, --rxq-critical) */
 	double load;  /**< share of a core, last window */
 };
@@ -65,14 +72,16 @@ enum lull_cons_kind {
 	LULL_CONS_STAY,   /**< nothing to do */
 	LULL_CONS_PACK,   /**< pmd parks: its queues went to the others */
 	LULL_CONS_UNPACK, /**< pmd (hot) shares its queues with other (woken) */
+	LULL_CONS_SPREAD, /**< pmd (hot) had none parked to share with: every queue anew */
 };
 
 struct lull_cons_decision {
 	enum lull_cons_kind kind;
-	unsigned int pmd;   /**< pack: the PMD that parks; unpack: the hot one */
+	unsigned int pmd;   /**< pack: the PMD that parks; unpack, spread: the hot one */
 	unsigned int other; /**< unpack: the parked PMD that wakes */
 	unsigned int awake; /**< awake PMDs before the decision */
 	double load;        /**< pmd's load */
+	double after;       /**< spread: the highest load it expects after */
 	bool missing;       /**< unpack: the hot PMD misses its budget */
 	unsigned int moved; /**< queues whose PMD changed */
 };
@@ -103,7 +112,7 @@ enum lull_cons_kind lull_cons_decide(struct lull_cons_state *st, const struct lu
 void lull_cons_moved(struct lull_cons_state *st, uint64_t now_ns);
 
 /** Queues per PMD in qs, into nq[n_pmds]. @return the PMDs with at least one. */
-unsigned int lull_cons_count(const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
-	unsigned int *nq);
+unsigned int lull_cons_count(
+	const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, unsigned int *nq);
 
 #endif /* LULL_CONSOLIDATE_H */

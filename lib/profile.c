@@ -55,7 +55,7 @@ lull_parse_time_ns(const char *s, uint64_t *ns)
 	static const struct {
 		const char *unit;
 		double ns;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"h", 3.6e12}};
 	const char *end;
 	double v;
 

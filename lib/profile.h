@@ -52,7 +52,7 @@ double lull_phase_offered_pps(const struct lull_phase *ph);
 /** Parse a rate, "10k", "1.5M", "1000" (> 0, at most 1G). */
 int lull_parse_rate(const char *s, double *pps);
 
-/** Parse a time with its unit, "100ms", "5s", "250us", "10ns" (> 0, at most 1 day). */
+/** Parse a time with its unit, "100ms", "5s", "250us", "10ns", "24h" (> 0, at most 1 day). */
 int lull_parse_time_ns(const char *s, uint64_t *ns);
 
 #endif /* LULL_PROFILE_H */

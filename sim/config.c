@@ -212,6 +212,16 @@ parse_ramp(const struct lull_opt *row, void *target, const char *arg, char *err,
 	return 0;
 }
 
+static int
+parse_day_length(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	(void)row;
+	(void)err;
+	(void)errlen;
+	return lull_parse_time_ns(arg, &((T *)target)->fleet.day_ns) < 0 ? -EINVAL : 0;
+}
+
 /* lull-sim's options (lib/opt); the policy rows are lull's own (lib/sleepopt). */
 static const struct lull_opt sim_opts[] = {
 	LULL_OPT_SECTION_ROW("Hardware"),
@@ -260,6 +270,33 @@ static const struct lull_opt sim_opts[] = {
 		"no arrival before F ms (an idle spell first)", 0),
 	LULL_OPT_UINT_ROW(T, base.seed, "seed", "N", 0, UINT64_MAX, "1",
 		"random seed; same seed, same result", 0),
+	LULL_OPT_SECTION_ROW("Fleet: N PMDs over a day, with and without consolidation"),
+	LULL_OPT_UINT_ROW(T, fleet.n_pmds, "pmds", "N", 0, SIM_FLEET_MAX_PMDS, "0",
+		"simulate N PMDs and their rx queues over a diurnal day instead of one PMD per "
+		"phase (0 = one PMD)",
+		0),
+	LULL_OPT_UINT_ROW(T, fleet.rxqs_per_pmd, "rxqs-per-pmd", "N", 1, SIM_MAX_QUEUES, "2",
+		"rx queues, N per PMD at the start (at most 64 in all)", 0),
+	LULL_OPT_DOUBLE_ROW(T, day_peak_pct, "day-peak-pct", "F", 0, 100, "50",
+		"the day's peak, % of the --line-gbps line (without one: of the PMDs' capacity)",
+		0),
+	LULL_OPT_DOUBLE_ROW(T, day_trough_pct, "day-trough-pct", "F", 0, 100, "20",
+		"the night's low, % of the peak", 0),
+	LULL_OPT_TEXT_ROW(T, fleet.day_ns, "day-length", "T", "24h",
+		"one period of the diurnal load, and the time simulated",
+		"expected a time, e.g. 24h", 0, parse_day_length, NULL),
+	LULL_OPT_DOUBLE_ROW(T, fleet.rss_skew, "rss-skew", "F", 0, 0.99, "0.3",
+		"queue shares 1 +- F (uniform), as RSS spreads flows unevenly", 0),
+	LULL_OPT_DOUBLE_ROW(T, fleet.noise, "noise", "F", 0, 10, "0.1",
+		"each queue's rate varies this much (sd, a share) from window to window", 0),
+	LULL_OPT_UINT_ROW(
+		T, window_ms, "window-ms", "N", 1, 3600000, "1000", "lull's measurement window", 0),
+	LULL_OPT_UINT_ROW(T, pack_below_pct, "pack-below-pct", "N", 1, 99, "50",
+		"lull's --pack-below-pct", 0),
+	LULL_OPT_UINT_ROW(T, unpack_above_pct, "unpack-above-pct", "N", 2, 100, "70",
+		"lull's --unpack-above-pct", 0),
+	LULL_OPT_UINT_ROW(T, dwell_ms, "consolidate-dwell-ms", "N", 0, 3600000, "5000",
+		"lull's --consolidate-dwell-ms", 0),
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_FLAG_ROW(T, json, "json", 0, "JSON instead of the table", 0),
 	LULL_OPT_FLAG_ROW(T, csv, "csv", 0, "CSV instead of the table", 0),
@@ -269,6 +306,42 @@ static const struct lull_opt sim_opts[] = {
 };
 
 #undef T
+
+/* The fleet's configuration from its options; checked like lull checks them. */
+static int
+fleet_options(struct sim_options *o, char *err, size_t errlen)
+{
+	struct sim_fleet_config *f = &o->fleet;
+	const struct sim_pmd_model *m = &o->base.pmd;
+	double cap_pps = 1e9 * m->burst / (m->poll_ns + m->burst * m->pkt_ns);
+
+	if (f->n_pmds == 0)
+		return 0;
+	if (f->n_pmds * f->rxqs_per_pmd > SIM_MAX_QUEUES)
+		return lull_errf(err, errlen, -EINVAL,
+			"--pmds %u x --rxqs-per-pmd %u: more than %d rx queues", f->n_pmds,
+			f->rxqs_per_pmd, SIM_MAX_QUEUES);
+	if (o->pack_below_pct >= o->unpack_above_pct)
+		return lull_errf(err, errlen, -EINVAL,
+			"--pack-below-pct %u must be below --unpack-above-pct %u",
+			o->pack_below_pct, o->unpack_above_pct);
+	f->base = o->base;
+	f->peak_pps = o->day_peak_pct / 100 *
+		      (o->base.traffic.line_rate_pps > 0 ? o->base.traffic.line_rate_pps
+							 : cap_pps * f->n_pmds);
+	f->trough_share = o->day_trough_pct / 100;
+	f->window_ns = (uint64_t)o->window_ms * 1000000;
+	if (f->day_ns < f->window_ns)
+		return lull_errf(err, errlen, -EINVAL,
+			"--day-length is shorter than --window-ms %u", o->window_ms);
+	f->cons = (struct lull_cons_params){
+		.pack_below = o->pack_below_pct / 100.0,
+		.unpack_above = o->unpack_above_pct / 100.0,
+		.calm_windows = LULL_CONS_CALM_WINDOWS,
+		.dwell_ns = (uint64_t)o->dwell_ms * 1000000,
+	};
+	return 0;
+}
 
 int
 sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_t errlen)
@@ -292,6 +365,16 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 	o->base.seed = 1;
 	o->intr_after_ms = o->base.pmd.intr_after_ns / 1e6;
 	lull_sleep_opts_defaults(&o->sleep);
+	o->fleet.rxqs_per_pmd = 2;
+	o->fleet.day_ns = 86400ull * 1000000000;
+	o->fleet.rss_skew = 0.3;
+	o->fleet.noise = 0.1;
+	o->day_peak_pct = 50;
+	o->day_trough_pct = 20;
+	o->window_ms = 1000;
+	o->pack_below_pct = 50;
+	o->unpack_above_pct = 70;
+	o->dwell_ms = 5000;
 	ret = lull_profile_parse("rate:10k:1s", &o->profile, err, errlen);
 	if (ret == 0)
 		ret = lull_opt_parse(sim_opts, o, argc, argv, err, errlen);
@@ -311,7 +394,7 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 		(o->base.traffic.line_rate_pps > 0 ? o->base.traffic.line_rate_pps
 						   : 10e9 / (84 * 8)) /
 		1e9;
-	return 0;
+	return fleet_options(o, err, errlen);
 }
 
 void
@@ -330,6 +413,8 @@ sim_usage(const char *prog)
 	       "\n"
 	       "Simulates one lull PMD in virtual time with lib/policy, unchanged: what a sleep\n"
 	       "policy costs (CPU) and risks (latency, drops) for a load on given hardware.\n"
+	       "With --pmds N: N PMDs over a diurnal day, consolidated by lib/consolidate\n"
+	       "(lull's rules), against the same without consolidation and busy polling.\n"
 	       "\n",
 		prog);
 	lull_opt_usage(sim_opts, stdout);

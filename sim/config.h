@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fleet.h"
 #include "model.h"
 #include "profile.h"
 #include "sleepopt.h"
@@ -31,6 +32,11 @@ struct sim_options {
 	double start_ms;              /**< --start-ms, into base.traffic.start_ns */
 	const char *preset;
 	double preset_line_pps; /**< the preset's arrival limit when --line-gbps is not given */
+	/* --pmds N: a fleet of N PMDs over a diurnal day (sim/fleet.h) */
+	struct sim_fleet_config fleet;
+	double day_peak_pct;   /**< of the line rate, or of the PMDs' capacity without a line */
+	double day_trough_pct; /**< of the peak */
+	uint32_t pack_below_pct, unpack_above_pct, dwell_ms, window_ms;
 	bool json, csv, help, version;
 };
 

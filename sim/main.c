@@ -145,6 +145,109 @@ print_rows(const struct sim_options *o, const struct row *rows, unsigned int n)
 			rows[i].max_us, (unsigned long long)rows[i].dropped, rows[i].miss_pct);
 }
 
+/* --pmds N: the day with busy polling, with the policy alone, with the policy
+ * and consolidation; a row each, and the two savings last. */
+static int
+run_fleet(const struct sim_options *o)
+{
+	struct sim_fleet_result r[3];
+	const struct sim_fleet_config *f = &o->fleet;
+	char label[3][64];
+	int ret = 0;
+
+	for (unsigned int v = 0; v < 3 && ret == 0; v++) {
+		struct sim_fleet_config c = *f;
+
+		c.consolidate = v == 2;
+		if (v == 0)
+			c.base.policy.kind = LULL_POLICY_OFF;
+		snprintf(label[v], sizeof(label[v]), "%s",
+			v == 0 ? "off" : lull_policy_name(c.base.policy.kind));
+		if (v == 2)
+			snprintf(label[v], sizeof(label[v]), "%s+consolidate",
+				lull_policy_name(c.base.policy.kind));
+		ret = sim_fleet_run(&c, &r[v]);
+	}
+	if (ret < 0)
+		return ret;
+	if (o->csv)
+		printf("preset,pmds,rxqs,peak_pps,trough_pct,day_s,variant,cpu_hours,awake_pmds,"
+		       "min_awake,packs,unpacks,spreads,moves,move_mean_us,move_max_us,hold_max_us,"
+		       "held,dropped_move,"
+		       "dropped_over,arrivals,p50_us,p99_us,max_load_pct,over_windows,miss_"
+		       "windows\n");
+	else if (o->json)
+		printf("{\"preset\": \"%s\", \"pmds\": %u, \"rxqs_per_pmd\": %u, \"peak_pps\": "
+		       "%.0f, "
+		       "\"rows\": [",
+			o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps);
+	else
+		printf("lull-sim fleet: preset %s, %u PMDs x %u rx queues, day %.0f s: peak %.0f "
+		       "pps, "
+		       "trough %.0f %% of it; policy %s, budget %.0f us; consolidate at %.0f/%.0f "
+		       "%%, "
+		       "dwell %.1f s\n%-26s %9s %7s %5s %6s %7s %7s %6s %9s %9s %9s %9s %8s %8s "
+		       "%8s %6s\n",
+			o->preset, f->n_pmds, f->rxqs_per_pmd, f->day_ns / 1e9, f->peak_pps,
+			100 * f->trough_share, lull_policy_name(f->base.policy.kind),
+			f->base.policy.budget_ns / 1e3, 100 * f->cons.pack_below,
+			100 * f->cons.unpack_above, f->cons.dwell_ns / 1e9, "variant", "CPU-h/day",
+			"awake", "min", "packs", "unpacks", "spreads", "moves", "move-max",
+			"hold-max", "held", "dropped", "p50-us", "p99-us", "max-load", "over");
+	for (unsigned int v = 0; v < 3; v++) {
+		const struct sim_fleet_result *x = &r[v];
+		double day_s = f->day_ns / 1e9, cpu_h = x->cpu_core_s / 3600 * (86400 / day_s);
+		double awake = x->awake_pmd_s / day_s;
+
+		if (o->csv)
+			printf("%s,%u,%u,%.0f,%.0f,%.0f,%s,%.3f,%.2f,%u,%llu,%llu,%llu,%llu,%.1f,%."
+			       "1f,%.1f,%llu,"
+			       "%llu,%llu,%llu,%.2f,%.2f,%.1f,%llu,%llu\n",
+				o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps,
+				100 * f->trough_share, day_s, label[v], cpu_h, awake, x->min_awake,
+				(unsigned long long)x->packs, (unsigned long long)x->unpacks,
+				(unsigned long long)x->spreads, (unsigned long long)x->moves,
+				x->move_mean_ns / 1e3, x->move_max_ns / 1e3, x->hold_max_ns / 1e3,
+				(unsigned long long)x->held, (unsigned long long)x->dropped_move,
+				(unsigned long long)x->dropped_over,
+				(unsigned long long)x->arrivals, x->p50_ns / 1e3, x->p99_ns / 1e3,
+				100 * x->max_pmd_load, (unsigned long long)x->over_windows,
+				(unsigned long long)x->miss_windows);
+		else if (o->json)
+			printf("%s\n  {\"variant\": \"%s\", \"cpu_hours\": %.3f, \"awake_pmds\": "
+			       "%.2f, "
+			       "\"packs\": %llu, \"unpacks\": %llu, \"spreads\": %llu, \"moves\": "
+			       "%llu, \"move_max_us\": "
+			       "%.1f, \"held\": %llu, \"dropped\": %llu, \"p50_us\": %.2f, "
+			       "\"p99_us\": "
+			       "%.2f}",
+				v ? "," : "", label[v], cpu_h, awake, (unsigned long long)x->packs,
+				(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
+				(unsigned long long)x->moves, x->move_max_ns / 1e3,
+				(unsigned long long)x->held,
+				(unsigned long long)(x->dropped_move + x->dropped_over),
+				x->p50_ns / 1e3, x->p99_ns / 1e3);
+		else
+			printf("%-26s %9.2f %7.2f %5u %6llu %7llu %7llu %6llu %9.1f %9.1f %9llu "
+			       "%9llu %8.2f %8.2f "
+			       "%7.1f%% %6llu\n",
+				label[v], cpu_h, awake, x->min_awake, (unsigned long long)x->packs,
+				(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
+				(unsigned long long)x->moves, x->move_max_ns / 1e3,
+				x->hold_max_ns / 1e3, (unsigned long long)x->held,
+				(unsigned long long)(x->dropped_move + x->dropped_over),
+				x->p50_ns / 1e3, x->p99_ns / 1e3, 100 * x->max_pmd_load,
+				(unsigned long long)x->over_windows);
+	}
+	if (o->json)
+		printf("\n]}\n");
+	else if (!o->csv)
+		printf("CPU with consolidation / without: %.2f; / busy polling: %.2f\n",
+			r[1].cpu_core_s > 0 ? r[2].cpu_core_s / r[1].cpu_core_s : 0,
+			r[0].cpu_core_s > 0 ? r[2].cpu_core_s / r[0].cpu_core_s : 0);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -169,6 +272,15 @@ main(int argc, char **argv)
 		printf("lull-sim %s\n", LULL_VERSION);
 		sim_options_free(&o);
 		return 0;
+	}
+	if (o.fleet.n_pmds > 0) {
+		ret = run_fleet(&o);
+		if (ret < 0)
+			fprintf(stderr, "lull-sim: %s\n",
+				ret == -ENOMEM ? "out of memory"
+					       : "a parameter is out of range (see --help)");
+		sim_options_free(&o);
+		return ret < 0 ? 1 : 0;
 	}
 	if (o.trace_n > 0 || o.ramp) {
 		struct sim_config c = o.base;

@@ -203,6 +203,8 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	}
 	while (now < end) {
 		uint64_t wait_ns;
+		double it_start = now;
+		uint32_t it_pkts = 0;
 
 		/* 1. poll every queue: what arrived by the end of its poll is there */
 		for (uint32_t q = 0; q < p->n_queues; q++) {
@@ -236,8 +238,11 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->forwarded += n;
 			if (n > 0)
 				lull_policy_observe(&pol, n);
+			it_pkts += n;
 		}
 		res->iterations++;
+		if (it_pkts > 0)
+			res->work_ns += now - it_start;
 
 		/* 2. the policy: wait, or poll again */
 		wait_ns = lull_policy_decide(&pol, (uint64_t)now);

@@ -111,8 +111,10 @@ struct sim_result {
 	uint64_t intr_waits;
 	uint64_t budget_misses; /**< timed waits longer than the budget (ovs: its maximum) */
 	double busy_ns;         /**< CPU: polls, packets, wait costs */
-	double wait_ns;         /**< time spent waiting */
-	double wait_req_ns;     /**< what the policy asked for, summed */
+	double work_ns; /**< iterations that found packets (lull's busy cycles, what consolidation
+			     weighs) */
+	double wait_ns; /**< time spent waiting */
+	double wait_req_ns; /**< what the policy asked for, summed */
 	double total_ns;
 	struct lull_hist lat_ns; /**< per forwarded packet */
 };

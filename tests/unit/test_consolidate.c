@@ -110,7 +110,8 @@ test_pack_after_calm_windows(void **state)
 	pmd_loads(qs, 4, pmds, 2);
 	for (int w = 0; w < 2; w++) {
 		t += 1000 * MS;
-		assert_int_equal(lull_cons_decide(&st, &prm, pmds, 2, qs, 4, t, &d), LULL_CONS_STAY);
+		assert_int_equal(
+			lull_cons_decide(&st, &prm, pmds, 2, qs, 4, t, &d), LULL_CONS_STAY);
 	}
 	t += 1000 * MS;
 	assert_int_equal(lull_cons_decide(&st, &prm, pmds, 2, qs, 4, t, &d), LULL_CONS_PACK);
@@ -151,7 +152,8 @@ test_calm_resets(void **state)
 	for (int w = 0; w < 10; w++) {
 		pmds[0].load = w % 3 == 2 ? 0.55 : 0.1; /* every third window over 50 % */
 		t += 1000 * MS;
-		assert_int_equal(lull_cons_decide(&st, &prm, pmds, 2, qs, 2, t, &d), LULL_CONS_STAY);
+		assert_int_equal(
+			lull_cons_decide(&st, &prm, pmds, 2, qs, 2, t, &d), LULL_CONS_STAY);
 	}
 }
 
@@ -227,6 +229,44 @@ test_unpack_on_misses(void **state)
 	assert_int_equal(qs[0].pmd == LULL_CONS_NONE_PMD ? qs[1].pmd : qs[0].pmd, 0);
 }
 
+/* Out of headroom with none parked: every queue anew, if that lowers the
+ * highest load by LULL_CONS_SPREAD_GAIN; else nothing. */
+static void
+test_spread_when_none_parked(void **state)
+{
+	struct lull_cons_state st;
+	struct lull_cons_queue qs[4];
+	struct lull_cons_pmd pmds[3];
+	struct lull_cons_decision d;
+	const uint16_t pmd[] = {0, 0, 1, 2};
+	const double load[] = {0.4, 0.35, 0.1, 0.1};
+
+	(void)state;
+	lull_cons_init(&st);
+	queues(qs, 4, pmd, load);
+	pmd_loads(qs, 4, pmds, 3);
+	assert_int_equal(lull_cons_decide(&st, &prm, pmds, 3, qs, 4, MS, &d), LULL_CONS_SPREAD);
+	assert_int_equal(d.pmd, 0);
+	assert_true(d.after < 0.5);
+	assert_int_equal(pmd_of(qs, 4, 0), 0); /* the largest stays where it was */
+	assert_int_not_equal(pmd_of(qs, 4, 1), 0);
+	assert_int_equal(d.moved, 1 + (pmd_of(qs, 4, 2) != 1) + (pmd_of(qs, 4, 3) != 2));
+	pmd_loads(qs, 4, pmds, 3);
+	for (unsigned int k = 0; k < 3; k++)
+		assert_true(pmds[k].load < 0.5);
+	/* every PMD as loaded: no spread helps */
+	{
+		const uint16_t even[] = {0, 0, 1, 2};
+		const double heavy[] = {0.36, 0.36, 0.72, 0.72};
+
+		lull_cons_init(&st);
+		queues(qs, 4, even, heavy);
+		pmd_loads(qs, 4, pmds, 3);
+		assert_int_equal(
+			lull_cons_decide(&st, &prm, pmds, 3, qs, 4, MS, &d), LULL_CONS_STAY);
+	}
+}
+
 /* A load that swings between 40 % and 65 % of two PMDs never flaps: the
  * lines and the dwell hold every state for at least the dwell time, and a
  * pack never leaves a PMD over the pack line. */
@@ -279,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_pack_refused_over_line),
 		cmocka_unit_test(test_pinned_victim_stays),
 		cmocka_unit_test(test_unpack_on_misses),
+		cmocka_unit_test(test_spread_when_none_parked),
 		cmocka_unit_test(test_no_flapping),
 	};
 
