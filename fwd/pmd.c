@@ -94,27 +94,36 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	return n;
 }
 
-/* Every queue once. A queue that brought packets is charged the cycles since
- * the iteration started or the previous such queue ended (one rdtsc per
- * non-empty poll, none for an empty one: an empty poll's ~100 cycles go to the
- * next busy queue). */
+/* Every queue once; *now_tsc: the time after (the loop's timestamp). A queue
+ * that brought packets is charged the cycles since the iteration started or
+ * the previous such queue ended; the last one is charged with *now_tsc, so an
+ * iteration takes one rdtsc more than before per-queue cycles only when two
+ * queues or more brought packets (an empty poll's ~100 cycles go to the next
+ * busy queue, or to the last one). */
 static inline uint32_t
-poll_all(struct lull_pmd *pmd)
+poll_all(struct lull_pmd *pmd, uint64_t *now_tsc)
 {
 	uint32_t n_rx = 0;
 	uint64_t from_tsc = pmd->prev_tsc;
+	lull_counter_t *pending = NULL;
 
 	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
 		uint32_t n = poll_rxq(pmd, &pmd->rxqs[i]);
 
 		if (n > 0) {
-			uint64_t t_tsc = rte_rdtsc();
+			if (pending != NULL) {
+				uint64_t t_tsc = rte_rdtsc();
 
-			lull_counter_add(pmd->rxqs[i].cycles, t_tsc - from_tsc);
-			from_tsc = t_tsc;
+				lull_counter_add(pending, t_tsc - from_tsc);
+				from_tsc = t_tsc;
+			}
+			pending = pmd->rxqs[i].cycles;
 			n_rx += n;
 		}
 	}
+	*now_tsc = rte_rdtsc();
+	if (pending != NULL)
+		lull_counter_add(pending, *now_tsc - from_tsc);
 	return n_rx;
 }
 
@@ -165,7 +174,9 @@ account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 static uint32_t
 recheck(void *ctx)
 {
-	return poll_all(ctx);
+	uint64_t now_tsc;
+
+	return poll_all(ctx, &now_tsc);
 }
 
 static uint64_t
@@ -300,9 +311,11 @@ drain(struct lull_pmd *pmd)
 	uint32_t n_rx;
 
 	do {
-		n_rx = poll_all(pmd);
+		uint64_t now_tsc;
+
+		n_rx = poll_all(pmd, &now_tsc);
 		flush_all(pmd);
-		account(pmd, n_rx, rte_rdtsc());
+		account(pmd, n_rx, now_tsc);
 	} while (n_rx > 0 && rte_rdtsc() - start_tsc < max_tsc);
 	flush_all(pmd);
 }
@@ -471,8 +484,9 @@ lull_pmd_run(void *arg)
 				break;
 			continue;
 		}
-		uint32_t n_rx = poll_all(pmd); /* 1. poll every rx queue, process, buffer tx */
-		uint64_t now_tsc = rte_rdtsc();
+		uint64_t now_tsc;
+		uint32_t n_rx =
+			poll_all(pmd, &now_tsc); /* 1. poll every rx queue, process, buffer tx */
 
 		flush_due(pmd, n_rx, now_tsc); /* 2. flush what is due */
 		account(pmd, n_rx, now_tsc);   /* 3. busy or idle cycles */

@@ -91,6 +91,22 @@ done
 [ "$(bal unpacks)" -ge 1 ] && [ -z "$(parked)" ] ||
 	die "no unpack above the line: $(ctl balance-show; ctl pmd-rxq-show)"
 log "heavy: unpacked ($(bal unpacks)), last move $(bal last_move_us) us: $(bal last_move)"
+# per-queue cycles: every queue that forwarded packets was charged cycles
+# (pmd-rxq-show's "pmd usage"), a sane number per packet
+ctl --json pmd-rxq-show | python3 -c '
+import json, sys
+seen = 0
+for lc, p in json.load(sys.stdin).items():
+    for k, pkts in p.items():
+        if not k.startswith("rxq_") or pkts < 1000:
+            continue
+        cyc = p["cyc_" + k[4:]]
+        if not 50 * pkts < cyc < 10**7 * pkts:
+            sys.exit(f"PMD {lc} queue {k[4:]}: {cyc} cycles for {pkts} packets")
+        seen += 1
+if not seen:
+    sys.exit("no queue forwarded 1000 packets")
+' || die "per-queue cycles: $(ctl pmd-rxq-show)"
 # the lines back: the light tail packs again
 ctl set unpack-above-pct 90 >/dev/null && ctl set pack-below-pct 60 >/dev/null || die "lines not taken"
 while [ $(($(date +%s) - t0)) -lt 30 ]; do
