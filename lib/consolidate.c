@@ -100,6 +100,7 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	unsigned int nq[LULL_CONS_MAX_PMDS];
 	bool from[LULL_CONS_MAX_PMDS] = {false}, to[LULL_CONS_MAX_PMDS] = {false};
 	double load[LULL_CONS_MAX_PMDS] = {0};
+	bool pins[LULL_CONS_MAX_PMDS] = {false};
 	int hot = -1, parked = -1, victim = -1;
 	bool calm = true;
 
@@ -109,6 +110,9 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	if (st->moved && now_ns - st->last_move_ns < p->dwell_ns)
 		return LULL_CONS_STAY;
 	d->awake = lull_cons_count(qs, n, n_pmds, nq);
+	for (unsigned int i = 0; i < n; i++)
+		if (qs[i].pmd < n_pmds && qs[i].pinned)
+			pins[qs[i].pmd] = true; /* a pinned queue keeps its PMD awake */
 	for (unsigned int i = 0; i < n_pmds; i++) {
 		const struct lull_cons_pmd *m = &pmds[i];
 
@@ -123,7 +127,7 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		if ((m->load > p->unpack_above || (m->missing && m->load > p->pack_below)) &&
 			(hot < 0 || m->load > pmds[hot].load))
 			hot = (int)i;
-		if (victim < 0 || m->load < pmds[victim].load)
+		if (!pins[i] && (victim < 0 || m->load < pmds[victim].load))
 			victim = (int)i;
 	}
 	st->calm = calm ? st->calm + 1 : 0;
@@ -152,16 +156,13 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		d->missing = pmds[hot].missing;
 		d->after = top;
 		lull_cons_assign(qs, n, n_pmds, NULL, to, load, 1e300);
-	} else if (d->awake >= 2 && calm && st->calm >= p->calm_windows) {
+	} else if (d->awake >= 2 && victim >= 0 && calm && st->calm >= p->calm_windows) {
+		/* the least loaded PMD without a pinned queue parks */
 		for (unsigned int i = 0; i < n_pmds; i++)
 			to[i] = nq[i] > 0 && (int)i != victim;
 		from[victim] = true;
 		d->kind = LULL_CONS_PACK;
 		d->pmd = (unsigned int)victim;
-		/* a pinned queue keeps the victim awake: no gain, nothing moves */
-		for (unsigned int i = 0; i < n; i++)
-			if (qs[i].pmd == (unsigned int)victim && qs[i].pinned)
-				return d->kind = LULL_CONS_STAY;
 		/* every PMD that takes queues stays under the pack line, or none moves */
 		if (!assign(qs, n, n_pmds, from, to, load, p->pack_below, false))
 			return d->kind = LULL_CONS_STAY;

@@ -18,9 +18,9 @@
  *   while it carries more than the pack line: its queues are spread over it
  *   and one parked PMD;
  * - pack only when every awake PMD stayed under the pack line for
- *   calm_windows windows in a row: the least loaded PMD's queues go to the
- *   others if none of them passes the pack line, and the PMD parks (a pinned
- *   queue keeps it awake: then nothing moves);
+ *   calm_windows windows in a row: the queues of the least loaded PMD that
+ *   holds no pinned queue (a pinned queue keeps its PMD awake) go to the
+ *   others if none of them passes the pack line, and that PMD parks;
  * - a PMD out of headroom with none parked to wake: every queue is assigned
  *   anew over the PMDs (as pmd-rxq-rebalance does) if that lowers the highest
  *   load by LULL_CONS_SPREAD_GAIN at least - packs leave queues where they

@@ -178,26 +178,40 @@ test_pack_refused_over_line(void **state)
 	assert_int_equal(pmd_of(qs, 2, 1), 1);
 }
 
-/* A pinned queue keeps its PMD awake: no pack of that PMD. */
+/* A pinned queue keeps its PMD awake: the least loaded PMD without one parks
+ * instead, and with pins on every candidate nothing moves. */
 static void
 test_pinned_victim_stays(void **state)
 {
 	struct lull_cons_state st;
-	struct lull_cons_queue qs[3];
-	struct lull_cons_pmd pmds[2];
+	struct lull_cons_queue qs[4];
+	struct lull_cons_pmd pmds[3];
 	struct lull_cons_decision d;
-	const uint16_t pmd[] = {0, 1, 1};
-	const double load[] = {0.2, 0.01, 0.01};
+	const uint16_t pmd[] = {0, 1, 1, 2};
+	const double load[] = {0.2, 0.01, 0.01, 0.05};
+	int w = 1;
 
 	(void)state;
 	lull_cons_init(&st);
-	queues(qs, 3, pmd, load);
-	qs[1].pinned = true;
-	pmd_loads(qs, 3, pmds, 2);
-	for (int w = 1; w <= 5; w++)
-		assert_int_equal(lull_cons_decide(&st, &prm, pmds, 2, qs, 3, w * 1000 * MS, &d),
+	queues(qs, 4, pmd, load);
+	qs[1].pinned = true; /* PMD 1, the least loaded, holds a pinned queue */
+	pmd_loads(qs, 4, pmds, 3);
+	while (lull_cons_decide(&st, &prm, pmds, 3, qs, 4, w * 1000 * MS, &d) == LULL_CONS_STAY)
+		assert_true(++w <= 3);
+	assert_int_equal(d.kind, LULL_CONS_PACK);
+	assert_int_equal(d.pmd, 2); /* not PMD 1 */
+	assert_int_equal(pmd_of(qs, 4, 1), 1);
+	assert_int_not_equal(pmd_of(qs, 4, 3), 2);
+	/* now PMD 2 is parked; PMD 0 and 1 both hold a pinned queue: no pack */
+	lull_cons_moved(&st, w * 1000 * MS);
+	for (unsigned int i = 0; i < 4; i++)
+		if (qs[i].id == 0)
+			qs[i].pinned = true;
+	pmd_loads(qs, 4, pmds, 3);
+	for (int k = 1; k <= 10; k++)
+		assert_int_equal(lull_cons_decide(&st, &prm, pmds, 3, qs, 4,
+					 (uint64_t)(w + 5 + k) * 1000 * MS, &d),
 			LULL_CONS_STAY);
-	assert_int_equal(pmd_of(qs, 3, 2), 1);
 }
 
 /* Missing the budget while carrying more than the pack line unpacks; an idle
