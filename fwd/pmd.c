@@ -94,36 +94,60 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	return n;
 }
 
-/* Every queue once; *now_tsc: the time after (the loop's timestamp). A queue
- * that brought packets is charged the cycles since the iteration started or
- * the previous such queue ended; the last one is charged with *now_tsc, so an
- * iteration takes one rdtsc more than before per-queue cycles only when two
- * queues or more brought packets (an empty poll's ~100 cycles go to the next
- * busy queue, or to the last one). */
+/* Iterations in which two queues or more brought packets are timed queue by
+ * queue on one in LULL_CYC_SAMPLE of them, at random, and charged that many
+ * times what they took: unbiased, and an rdtsc per busy queue only there. */
+#define LULL_CYC_SAMPLE 8u
+
+static inline bool
+cyc_sampled(struct lull_pmd *pmd)
+{
+	uint32_t x = pmd->cyc_rng; /* xorshift32 */
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	pmd->cyc_rng = x;
+	return (x & (LULL_CYC_SAMPLE - 1)) == 0;
+}
+
+/*
+ * Every queue once; *now_tsc: the time after (the loop's own timestamp). The
+ * cycles of the iteration (since the last one ended) go to the queues that
+ * brought packets: all of them to the one busy queue, exactly and with no
+ * rdtsc of its own - the common case; with more busy queues, each gets the
+ * cycles from the previous one's end to its own, on a random sample of those
+ * iterations (LULL_CYC_SAMPLE). An empty poll's ~100 cycles go to the next
+ * busy queue, or to the last one.
+ */
 static inline uint32_t
 poll_all(struct lull_pmd *pmd, uint64_t *now_tsc)
 {
-	uint32_t n_rx = 0;
+	uint32_t n_rx = 0, scale = 1;
 	uint64_t from_tsc = pmd->prev_tsc;
 	lull_counter_t *pending = NULL;
 
 	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
 		uint32_t n = poll_rxq(pmd, &pmd->rxqs[i]);
 
-		if (n > 0) {
-			if (pending != NULL) {
+		if (n == 0)
+			continue;
+		n_rx += n;
+		if (pending != NULL) {
+			if (scale == 1) /* the second busy queue: is this iteration timed? */
+				scale = cyc_sampled(pmd) ? LULL_CYC_SAMPLE : 0;
+			if (scale != 0) {
 				uint64_t t_tsc = rte_rdtsc();
 
-				lull_counter_add(pending, t_tsc - from_tsc);
+				lull_counter_add(pending, (t_tsc - from_tsc) * scale);
 				from_tsc = t_tsc;
 			}
-			pending = pmd->rxqs[i].cycles;
-			n_rx += n;
 		}
+		pending = pmd->rxqs[i].cycles;
 	}
 	*now_tsc = rte_rdtsc();
-	if (pending != NULL)
-		lull_counter_add(pending, *now_tsc - from_tsc);
+	if (pending != NULL && scale != 0)
+		lull_counter_add(pending, (*now_tsc - from_tsc) * scale);
 	return n_rx;
 }
 

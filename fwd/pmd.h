@@ -146,6 +146,7 @@ struct lull_pmd {
 	uint64_t next_yield_tsc;
 	uint64_t prev_tsc;    /**< when the last iteration (or wait) ended */
 	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
+	uint32_t cyc_rng;     /**< which iterations are timed queue by queue (poll_all) */
 	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
 		     */
 	uint32_t cpu_sample;                  /**< waits until the next whose CPU time is sampled */
@@ -163,8 +164,9 @@ struct lull_pmd {
 	/** Packets received per rx queue; dp: w; ctl: r, and resets a removed port's. */
 	lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 	/** Cycles spent on each rx queue's non-empty polls (rx, processing, its tx),
-	 * timed from the end of the previous one: the queue's load, comparable
-	 * across PMDs (pmd-rxq-show, consolidation); dp: w; ctl: r. */
+	 * timed from the end of the previous one (iterations with several busy
+	 * queues: sampled, poll_all()): the queue's load, comparable across PMDs
+	 * (pmd-rxq-show, consolidation); dp: w; ctl: r. */
 	lull_counter_t rx_cycles[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
 	/*

@@ -117,6 +117,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 		return NULL;
 	}
 	pmd->lcore = lcore;
+	pmd->cyc_rng = 0x9e3779b9u ^ (lcore + 1); /* xorshift: never 0 */
 	pmd->index = index;
 	pmd->burst = cfg->burst;
 	pmd->tx_retries = cfg->tx_retries;
