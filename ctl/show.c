@@ -137,7 +137,9 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"),
 			u(p, "timer_slack_ns"), u(p, "intr_after_ms"), u(p, "drain_us"),
 			u(p, "rx_queues"), u(p, "generation"));
-		if (u(p, "burst_tolerance") == 0)
+		if (u(p, "rx_queues") == 0) /* parked: no ring to fill */
+			fprintf(out, "  burst tolerance: no rx queue (parked)\n");
+		else if (u(p, "burst_tolerance") == 0)
 			fprintf(out,
 				"  burst tolerance: any line-rate burst (rx ring %" PRIu64
 				" of port %" PRIu64 " fills in %s us at %s Mpps, %s)\n",

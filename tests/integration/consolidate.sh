@@ -80,6 +80,8 @@ done
 [ -n "$p" ] && [ "$(bal packs)" -ge 1 ] || die "no PMD parked in the light phase: $(ctl balance-show)"
 fcmp 'c < 1' c="$cpu" || die "the parked PMD (lcore $p) used $cpu % of a CPU"
 log "light: packed ($(bal packs) pack(s)), lcore $p parked, its thread $cpu % of a CPU"
+ctl pmd-sleep-show | grep -A2 "^pmd thread core $p:" | grep -q 'burst tolerance: no rx queue (parked)' ||
+	die "pmd-sleep-show of the parked PMD: $(ctl pmd-sleep-show)"
 while [ $(($(date +%s) - t0)) -lt 12 ]; do sleep 0.2; done
 
 # heavy (the next 8 s), the unpack line under the loaded PMD: it unpacks
