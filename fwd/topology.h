@@ -19,18 +19,18 @@ struct lull_sys {
 };
 
 /**
- * Check cfg against the system and fill the derived fields (PMD cores,
- * pairing, rx-queue assignment, tx queues, mbuf count).
- *
- * @return 0, or a negative errno with a one-line message in err.
- */
-/**
  * The PMD index an --rxq-pmd pin names: its port and queue exist and its
  * lcore is a PMD's. @return the index, or -EINVAL with a message naming the pin.
  */
 int lull_config_pin_pmd(
 	const struct lull_config *cfg, const struct lull_rxq_pin *pin, char *err, size_t errlen);
 
+/**
+ * Check cfg against the system and fill the derived fields (PMD cores,
+ * pairing, rx-queue assignment, tx queues, mbuf count).
+ *
+ * @return 0, or a negative errno with a one-line message in err.
+ */
 int lull_config_resolve(
 	struct lull_config *cfg, const struct lull_sys *sys, char *err, size_t errlen);
 
