@@ -101,6 +101,7 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	bool from[LULL_CONS_MAX_PMDS] = {false}, to[LULL_CONS_MAX_PMDS] = {false};
 	double load[LULL_CONS_MAX_PMDS] = {0};
 	bool pins[LULL_CONS_MAX_PMDS] = {false};
+	const bool *moving = from; /* whose queues move: NULL, every PMD's */
 	int hot = -1, parked = -1, victim = -1;
 	bool calm = true;
 
@@ -145,7 +146,8 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		double top = 0;
 
 		memset(to, 1, sizeof(to));
-		assign(qs, n, n_pmds, NULL, to, load, 1e300, false);
+		moving = NULL;
+		assign(qs, n, n_pmds, moving, to, load, 1e300, false);
 		for (unsigned int i = 0; i < n_pmds; i++)
 			top = load[i] > top ? load[i] : top;
 		if (top > pmds[hot].load - LULL_CONS_SPREAD_GAIN)
@@ -155,7 +157,6 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		d->pmd = (unsigned int)hot;
 		d->missing = pmds[hot].missing;
 		d->after = top;
-		lull_cons_assign(qs, n, n_pmds, NULL, to, load, 1e300);
 	} else if (d->awake >= 2 && victim >= 0 && calm && st->calm >= p->calm_windows) {
 		/* the least loaded PMD without a pinned queue parks */
 		for (unsigned int i = 0; i < n_pmds; i++)
@@ -171,8 +172,7 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		return LULL_CONS_STAY;
 	}
 	d->load = pmds[d->pmd].load;
-	if (d->kind != LULL_CONS_SPREAD)
-		assign(qs, n, n_pmds, from, to, load, 1e300, true);
+	assign(qs, n, n_pmds, moving, to, load, 1e300, true);
 	for (unsigned int i = 0; i < n; i++)
 		d->moved += qs[i].pmd != qs[i].was;
 	if (d->moved == 0)

@@ -312,8 +312,7 @@ static int
 fleet_options(struct sim_options *o, char *err, size_t errlen)
 {
 	struct sim_fleet_config *f = &o->fleet;
-	const struct sim_pmd_model *m = &o->base.pmd;
-	double cap_pps = 1e9 * m->burst / (m->poll_ns + m->burst * m->pkt_ns);
+	double cap_pps = sim_capacity_pps(&o->base.pmd);
 
 	if (f->n_pmds == 0)
 		return 0;

@@ -54,6 +54,12 @@ struct fleet {
 	unsigned int built;
 };
 
+double
+sim_capacity_pps(const struct sim_pmd_model *m)
+{
+	return 1e9 * m->burst / (m->poll_ns + m->burst * m->pkt_ns);
+}
+
 int
 sim_fleet_check(const struct sim_fleet_config *c)
 {
@@ -399,7 +405,6 @@ int
 sim_fleet_run(const struct sim_fleet_config *c, struct sim_fleet_result *res)
 {
 	struct fleet *f;
-	const struct sim_pmd_model *m = &c->base.pmd;
 	int ret = sim_fleet_check(c);
 
 	if (ret < 0)
@@ -411,7 +416,7 @@ sim_fleet_run(const struct sim_fleet_config *c, struct sim_fleet_result *res)
 		return -ENOMEM;
 	}
 	f->c = c;
-	f->cap_pps = 1e9 * m->burst / (m->poll_ns + m->burst * m->pkt_ns);
+	f->cap_pps = sim_capacity_pps(&c->base.pmd);
 	sim_rng_seed(&f->rng, c->base.seed);
 	ret = play(f, res);
 	if (ret == 0)

@@ -64,6 +64,9 @@ struct sim_fleet_result {
 	unsigned int curves;    /**< packet-level curves simulated */
 };
 
+/** What one PMD of model m forwards at most: every poll returns a full burst. */
+double sim_capacity_pps(const struct sim_pmd_model *m);
+
 /** @return 0, or -EINVAL for a configuration out of range. */
 int sim_fleet_check(const struct sim_fleet_config *c);
 

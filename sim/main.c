@@ -161,11 +161,8 @@ run_fleet(const struct sim_options *o)
 		c.consolidate = v == 2;
 		if (v == 0)
 			c.base.policy.kind = LULL_POLICY_OFF;
-		snprintf(label[v], sizeof(label[v]), "%s",
-			v == 0 ? "off" : lull_policy_name(c.base.policy.kind));
-		if (v == 2)
-			snprintf(label[v], sizeof(label[v]), "%s+consolidate",
-				lull_policy_name(c.base.policy.kind));
+		snprintf(label[v], sizeof(label[v]), "%s%s", lull_policy_name(c.base.policy.kind),
+			c.consolidate ? "+consolidate" : "");
 		ret = sim_fleet_run(&c, &r[v]);
 	}
 	if (ret < 0)
