@@ -282,16 +282,10 @@ idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	req.ns = lull_policy_decide(&pmd->policy, now_ns);
 	if (req.ns == 0)
 		return false;
-	if (pmd->waiter.intr_ok && !empty_wake &&
-		lull_policy_mode(&pmd->policy) == LULL_MODE_INTR) {
+	if (pmd->waiter.intr_ok && !empty_wake && lull_policy_mode(&pmd->policy) == LULL_MODE_INTR)
 		req.mode = LULL_WAIT_INTR;
-		lull_waiter_steer(&pmd->waiter, true);
-	} else {
+	else
 		pmd->planned_ns = req.ns;
-		/* a timed sleep of the policy's choice (not the one after an empty wake) */
-		if (!empty_wake)
-			lull_waiter_steer(&pmd->waiter, false);
-	}
 	flush_all(pmd);
 	sample = --pmd->cpu_sample == 0;
 	if (sample) {

@@ -76,15 +76,19 @@ intr_ctl(const struct lull_wait_queue *q, int op)
 /*
  * A queue fd that signals its owner on input (net_tap: the signal handler moves
  * the driver's "rx trigger", and an rx burst reads nothing until it moved) is
- * owned by the PMD thread that waits on its interrupt, so that the handler runs
- * on that thread as soon as a packet comes - before an interrupt wait returns,
- * and before any later poll. Owned by the process (DPDK sets that; in practice
- * the main thread takes the signal), the handler may run after the PMD's poll:
- * the poll finds nothing, the interrupt is spent, and the packet waits for the
- * next one - a lost wake-up (issue 20). The price is a signal per packet to the
- * PMD, which also cuts its timed sleeps short: so the signals go to the PMD
- * only while its policy waits for interrupts (lull_waiter_steer(), at a change
- * of mode), and to the process while it sleeps timed.
+ * owned by the PMD thread for the length of each interrupt wait, so that the
+ * handler runs on that thread as soon as a packet comes - before the wait
+ * returns, and before the poll after it. Owned by the process (DPDK sets that;
+ * in practice the main thread takes the signal), the handler may run after the
+ * PMD's poll: the poll finds nothing, the interrupt is spent, and the packet
+ * waits for the next one - a lost wake-up (issue 20).
+ *
+ * Only for the wait: the signal comes per packet, and a thread that owns it
+ * while it polls or sleeps timed takes a signal delivery (an IPI, the handler,
+ * sigreturn: 15 us a packet on a PVM guest) with every packet - at 60 kpps on
+ * two taps that ate the PMD, and lull lost a third of what busy polling
+ * carries (issue 26). Owned by the process, a signal that comes while another
+ * is pending is merged into it.
  */
 static void
 steer_signals(const struct lull_waiter *w, bool to_me)
@@ -120,15 +124,6 @@ ctl_attach(struct lull_waiter *w, int ctl_fd)
 			    : -1;
 }
 
-void
-lull_waiter_steer(struct lull_waiter *w, bool to_me)
-{
-	if (w->steered == to_me)
-		return;
-	w->steered = to_me;
-	steer_signals(w, to_me);
-}
-
 int
 lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, int ctl_fd, unsigned int *bad)
@@ -149,13 +144,14 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 			return ret;
 		}
 	}
+	w->n_async = 0;
 	for (unsigned int i = 0; i < w->n_queues; i++) {
 		int fd = rte_eth_dev_rx_intr_ctl_q_get_fd(w->queues[i].port, w->queues[i].queue);
 		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
 
 		w->async_fd[i] = fl >= 0 && (fl & O_ASYNC) ? fd : -1;
+		w->n_async += w->async_fd[i] >= 0;
 	}
-	w->steered = false; /* to the PMD while it waits for interrupts (lull_waiter_steer) */
 	ctl_attach(w, ctl_fd);
 	w->intr_ok = true;
 	return 0;
@@ -168,7 +164,6 @@ lull_waiter_detach(struct lull_waiter *w)
 		if (w->ctl_fd >= 0)
 			rte_epoll_ctl(RTE_EPOLL_PER_THREAD, EPOLL_CTL_DEL, w->ctl_fd, &w->ctl_ev);
 		w->ctl_fd = -1;
-		lull_waiter_steer(w, false);
 		for (unsigned int i = 0; i < w->n_queues; i++)
 			intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
 	}
@@ -281,13 +276,15 @@ intr_arm(const struct lull_waiter *w, bool on)
 	}
 }
 
-/* Arm, look at the queues once more (what came before arming is seen now:
- * no lost wake-up), then wait. */
+/* Take the queues' signals, arm, look at the queues once more (what came
+ * before arming is seen now: no lost wake-up), wait, give the signals back. */
 static enum lull_wait_end
 wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 {
 	enum lull_wait_end end = LULL_WAIT_RECHECK;
 
+	if (w->n_async != 0)
+		steer_signals(w, true);
 	intr_arm(w, true);
 	if (req->recheck(req->ctx) == 0) {
 		struct rte_epoll_event ev[8];
@@ -299,6 +296,8 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 				end = LULL_WAIT_CONTROL;
 	}
 	intr_arm(w, false);
+	if (w->n_async != 0)
+		steer_signals(w, false);
 	return end;
 }
 

@@ -58,7 +58,7 @@ struct lull_waiter {
 	/** Per queue: its interrupt fd when that fd signals its owner on input (O_ASYNC, as
 	 * net_tap's do for its rx trigger), else -1. */
 	int async_fd[LULL_PMD_MAX_RXQS];
-	bool steered;                  /**< async_fd signals go to this thread */
+	unsigned int n_async;          /**< how many async_fd are not -1 */
 	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
 	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
@@ -102,13 +102,6 @@ int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t i
  */
 int lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, int ctl_fd, unsigned int *bad);
-
-/**
- * On the PMD thread: the signals of the queues whose fd signals on input
- * (net_tap) to this thread (to_me: before interrupt waits) or to the process
- * (timed sleeps, which they would cut short). No-op when already so.
- */
-void lull_waiter_steer(struct lull_waiter *w, bool to_me);
 
 /** On the PMD thread: take the interrupts out of its epoll set. */
 void lull_waiter_detach(struct lull_waiter *w);
