@@ -492,6 +492,7 @@ lull_pmd_run(void *arg)
 	unsigned int tick = 0;
 
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
+	lull_waiter_thread_init();
 	pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();

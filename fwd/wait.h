@@ -30,6 +30,7 @@
 #ifndef LULL_WAIT_H
 #define LULL_WAIT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,6 +60,7 @@ struct lull_waiter {
 	 * net_tap's do for its rx trigger), else -1. */
 	int async_fd[LULL_PMD_MAX_RXQS];
 	unsigned int n_async;          /**< how many async_fd are not -1 */
+	sigset_t async_sigs;           /**< the signals they send (SIGIO unless F_SETSIG) */
 	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
 	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
@@ -102,6 +104,15 @@ int lull_waiter_init(struct lull_waiter *w, enum lull_wake_kind kind, uint32_t i
  */
 int lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, int ctl_fd, unsigned int *bad);
+
+/**
+ * On a PMD thread, at its start: block every asynchronous signal, so that the
+ * kernel gives a signal sent to the process to a control thread, never to a
+ * polling one - net_tap's queue fds send one per packet (a real-time signal
+ * in DPDK 22.11, queued, never merged). Interrupt waits take the queues'
+ * signals for their length. Faults (SIGSEGV, SIGBUS, ...) stay unblocked.
+ */
+void lull_waiter_thread_init(void);
 
 /** On the PMD thread: take the interrupts out of its epoll set. */
 void lull_waiter_detach(struct lull_waiter *w);
