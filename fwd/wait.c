@@ -75,25 +75,60 @@ intr_ctl(const struct lull_wait_queue *q, int op)
 }
 
 /*
- * A queue fd that signals its owner on input (net_tap: the signal handler moves
- * the driver's "rx trigger", and an rx burst reads nothing until it moved) is
- * owned by the PMD thread for the length of each interrupt wait, so that the
- * handler runs on that thread as soon as a packet comes - before the wait
- * returns, and before the poll after it. Owned by the process (DPDK sets that;
- * in practice the main thread takes the signal), the handler may run after the
- * PMD's poll: the poll finds nothing, the interrupt is spent, and the packet
- * waits for the next one - a lost wake-up (issue 20).
+ * A queue fd that signals the process on input: net_tap's signal handler moves
+ * the driver's "rx trigger", and an rx burst reads nothing until it moved. The
+ * signal comes per packet (DPDK 22.11 uses a real-time signal: queued, never
+ * merged), to whichever thread does not block it. Three things follow:
  *
- * Only for the wait: the signal comes per packet (DPDK 22.11 uses a queued
- * real-time signal), and a thread that owns it while it polls or sleeps timed
- * takes a signal delivery (an IPI, the handler, sigreturn: 15 us a packet on
- * a PVM guest) with every packet - at 50-60 kpps on two taps that ate the
- * PMD, and lull lost a fifth of what busy polling carries (issue 26). Owned
- * by the process, the signal goes to any thread that does not block it, a
- * polling one as well (dpdk-testpmd's takes ~10,000 a second at 40 kpps): PMD
- * threads block it (lull_waiter_thread_init) but for their interrupt waits,
- * so that it lands on a control thread.
+ * - A polling thread that takes it pays a signal delivery per packet (an IPI,
+ *   the handler, sigreturn: 15 us on a PVM guest): PMD threads block every
+ *   asynchronous signal (lull_waiter_thread_init), so that the control threads
+ *   take them. At 50-60 kpps on two taps the PMD that took them lost a fifth
+ *   of what busy polling carries (issue 26).
+ * - Left to the process, the handler may run after the PMD's poll that follows
+ *   an interrupt: the poll finds nothing, the interrupt is spent, and the
+ *   packet waits for the next one - a lost wake-up (issue 20).
+ * - Owned by the PMD thread during its interrupt waits (issue 20's fix), every
+ *   packet of a burst queues one more signal to it, and the thread runs 1,000
+ *   handlers for a burst of 1,000 before its wait returns: 15 ms here.
+ *
+ * So the interrupt wait runs the handler itself (a "kick": the function the
+ * driver installed, called as a plain function, which is what a handler that
+ * takes only the signal number is), once after arming and before the last
+ * look at the queues, and once after a wake: the trigger has moved whenever
+ * the PMD polls after arming, whichever thread the kernel chose and whenever
+ * it runs. No syscall, no signal to the PMD. A handler that wants siginfo
+ * cannot be called so: then the fds signal the PMD thread for the length of
+ * each interrupt wait (steer_signals), the fallback.
  */
+static void
+kicks_find(struct lull_waiter *w)
+{
+	w->n_kicks = 0;
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (!sigismember(&w->async_sigs, sig))
+			continue;
+		if (sigaction(sig, NULL, &sa) != 0 || (sa.sa_flags & SA_SIGINFO) ||
+			sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
+			w->n_kicks == LULL_WAIT_MAX_KICKS) {
+			w->n_kicks = 0;
+			return;
+		}
+		w->kick_sig[w->n_kicks] = sig;
+		w->kick[w->n_kicks++] = sa.sa_handler;
+	}
+}
+
+static inline void
+kick(const struct lull_waiter *w)
+{
+	for (unsigned int i = 0; i < w->n_kicks; i++)
+		w->kick[i](w->kick_sig[i]);
+}
+
+/* The fallback: the fds signal this thread (to_me) or the process. */
 static void
 steer_signals(const struct lull_waiter *w, bool to_me)
 {
@@ -180,6 +215,7 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 		}
 	}
 	pthread_sigmask(SIG_BLOCK, &w->async_sigs, NULL);
+	kicks_find(w);
 	ctl_attach(w, ctl_fd);
 	w->intr_ok = true;
 	return 0;
@@ -304,16 +340,19 @@ intr_arm(const struct lull_waiter *w, bool on)
 	}
 }
 
-/* Take the queues' signals, arm, look at the queues once more (what came
- * before arming is seen now: no lost wake-up), wait, give the signals back. */
+/* Arm, look at the queues once more (what came before arming is seen now: no
+ * lost wake-up), then wait. Where the fds signal, their handlers run here
+ * (kick) or, failing that, the fds signal this thread while it waits. */
 static enum lull_wait_end
 wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 {
+	bool steer = w->n_async != 0 && w->n_kicks == 0;
 	enum lull_wait_end end = LULL_WAIT_RECHECK;
 
-	if (w->n_async != 0)
+	if (steer)
 		steer_signals(w, true);
 	intr_arm(w, true);
+	kick(w);
 	if (req->recheck(req->ctx) == 0) {
 		struct rte_epoll_event ev[8];
 		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, w->intr_wait_max_ms);
@@ -322,9 +361,11 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 		for (int i = 0; i < k; i++)
 			if (w->ctl_fd >= 0 && ev[i].fd == w->ctl_fd)
 				end = LULL_WAIT_CONTROL;
+		if (end == LULL_WAIT_WOKEN)
+			kick(w);
 	}
 	intr_arm(w, false);
-	if (w->n_async != 0)
+	if (steer)
 		steer_signals(w, false);
 	return end;
 }

@@ -41,6 +41,9 @@
 
 #define LULL_TPAUSE_MAX_NS 50000
 
+/** Distinct signal handlers of the queue fds of one PMD (net_tap: one for all). */
+#define LULL_WAIT_MAX_KICKS 4
+
 /** An rx queue a PMD polls, as the waiter sees it. */
 struct lull_wait_queue {
 	uint16_t port;
@@ -59,8 +62,13 @@ struct lull_waiter {
 	/** Per queue: its interrupt fd when that fd signals its owner on input (O_ASYNC, as
 	 * net_tap's do for its rx trigger), else -1. */
 	int async_fd[LULL_PMD_MAX_RXQS];
-	unsigned int n_async;          /**< how many async_fd are not -1 */
-	sigset_t async_sigs;           /**< the signals they send (SIGIO unless F_SETSIG) */
+	unsigned int n_async; /**< how many async_fd are not -1 */
+	sigset_t async_sigs;  /**< the signals they send (SIGIO unless F_SETSIG) */
+	/** Their handlers, which an interrupt wait runs itself (wait.c); n_kicks = 0 when
+	 * one cannot be (the fds then signal this thread during the waits). */
+	void (*kick[LULL_WAIT_MAX_KICKS])(int);
+	int kick_sig[LULL_WAIT_MAX_KICKS];
+	unsigned int n_kicks;
 	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
 	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
