@@ -340,10 +340,12 @@ rx_report(const struct udp_rx *rx, const struct udp_config *cfg, unsigned int so
 	const struct lull_hist *h = &rx->lat_ns;
 
 	printf("received=%lu expected=%lu lost=%ld dups=%lu foreign=%lu sock_drops=%u "
-	       "p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f max_seq=%lu\n",
+	       "min_us=%.1f avg_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f "
+	       "max_us=%.1f max_seq=%lu\n",
 		(unsigned long)rx->received, (unsigned long)cfg->count,
 		cfg->count ? (long)(cfg->count - rx->received) : 0L, (unsigned long)rx->dups,
-		(unsigned long)rx->foreign, sock_drops, (double)lull_hist_quantile(h, 0.5) / 1e3,
+		(unsigned long)rx->foreign, sock_drops, h->count ? (double)h->min / 1e3 : 0.0,
+		lull_hist_mean(h) / 1e3, (double)lull_hist_quantile(h, 0.5) / 1e3,
 		(double)lull_hist_quantile(h, 0.9) / 1e3, (double)lull_hist_quantile(h, 0.99) / 1e3,
 		(double)lull_hist_quantile(h, 0.999) / 1e3, (double)h->max / 1e3,
 		(unsigned long)rx->max_seq);

@@ -6,8 +6,10 @@
 # forwarding thread on CPU 1 and two ports; lull-gen, on lcore 0, offers the
 # load and measures the trip through the forwarder. M_DEV picks the ports:
 # memif (default: lull-gen is the memif client) or tap (the forwarder's two
-# net_tap ports, whose rx queues interrupt; lull-gen reaches them through the
-# kernel with net_af_packet on the tap interfaces). Over the middle of each load:
+# net_tap ports, whose rx queues interrupt, each bridged to a veth whose other
+# end is in a namespace; lull-udp sends in one and receives in the other on
+# packet sockets, with kernel timestamps: lull-gen on af_packet in front of the
+# taps was slower than the forwarder). Over the middle of each load:
 #  - the forwarding thread's CPU time (/proc/PID/task/TID/stat, utime + stime);
 #  - CPU 1's idle-state residency (cpuidle: time in every state but POLL);
 #  - package energy from RAPL (powercap) where the machine has it, else "n/a";
@@ -27,6 +29,8 @@ m_init() {
 	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
 	M_DEV=${M_DEV:-memif}
+	LULL_UDP=${LULL_UDP:-$H_ROOT/build/gen/lull-udp}
+	[ "$M_DEV" != tap ] || h_tap_namespaces
 	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit,p999_us,budget_miss_pct,share_poll,share_sleep,share_intr,device,pmd_mhz" >"$OUT/results.csv"
 }
 
@@ -47,15 +51,15 @@ m_gen_vdevs() {
 	esac
 }
 
-# m_tap_up RUN: the forwarder's tap interfaces up and quiet (no IPv6 chatter)
+# m_tap_up RUN: the forwarder's tap interfaces in their bridges, up and quiet
 m_tap_up() {
 	local t
 	[ "$M_DEV" = tap ] || return 0
-	for t in "${H_ID}t$1a" "${H_ID}t$1b"; do
+	TAP_A="${H_ID}t$1a" TAP_B="${H_ID}t$1b"
+	for t in "$TAP_A" "$TAP_B"; do
 		for _ in $(seq 50); do ip link show "$t" >/dev/null 2>&1 && break; sleep 0.1; done
-		sysctl -qw "net.ipv6.conf.$t.disable_ipv6=1" 2>/dev/null || true
-		ip link set "$t" up
 	done
+	h_tap_join
 }
 
 # RSIZE=N: memif rings of 2^N slots, both sides (the client's sets the rings)
@@ -137,26 +141,80 @@ m_energy_uj() { # package energy, summed over RAPL domains; empty without RAPL
 	return 0
 }
 
+# m_udp_start PROFILE SECS: lull-udp's receiver in NS_B, then its sender in NS_A
+# in the background (H_PID: the sender; the receiver's PID in M_UDP_RX)
+m_udp_start() {
+	local n
+	# frames offered by a rate or burst phase (0: unknown, a Poisson one)
+	n=$(python3 - "$1" <<'PY'
+import re, sys
+units = {"": 1, "k": 1e3, "M": 1e6}
+tunits = {"s": 1e9, "ms": 1e6, "us": 1e3}
+def t(x):
+    m = re.fullmatch(r"([0-9.]+)(s|ms|us)", x)
+    return float(m.group(1)) * tunits[m.group(2)]
+k, *a = sys.argv[1].split(":")
+if k == "rate":
+    m = re.fullmatch(r"([0-9.]+)(k|M|)", a[0])
+    print(int(float(m.group(1)) * units[m.group(2)] * t(a[1]) / 1e9))
+elif k == "burst":
+    n, p = a[0].split("/")
+    print(int(int(n) * (t(a[1]) // t(p))))
+else:
+    print(0)
+PY
+)
+	h_bg "u$M_RUN" ip netns exec "$NS_B" "$LULL_UDP" recv --dev "$VB0" \
+		--count "$n" --idle-ms 500 --timeout-s $(($2 + 2))
+	M_UDP_RX=$H_PID
+	for _ in $(seq 50); do grep -qs ready "$M_DIR/u$M_RUN.log" && break; sleep 0.1; done
+	h_bg "g$M_RUN" ip netns exec "$NS_A" "$LULL_UDP" send --dev "$VA0" --profile "$1"
+	sleep 0.5
+}
+
+# m_udp_json PROFILE SECS: lull-udp's two result lines as lull-gen's JSON (one phase)
+m_udp_json() {
+	wait "$M_UDP_RX" || true
+	python3 - "$M_DIR/g$M_RUN.log" "$M_DIR/u$M_RUN.log" "$2" <<'PY'
+import json, sys
+def kv(path):
+    line = [l for l in open(path) if "=" in l][-1]
+    return {k: float(v) for k, v in (w.split("=") for w in line.split())}
+tx, rx, secs = kv(sys.argv[1]), kv(sys.argv[2]), float(sys.argv[3])
+lat = {k: rx[f"{k}_us"] for k in ("min", "avg", "p50", "p99", "max")}
+lat["p99.9"] = rx["p999_us"]
+print(json.dumps({"phases": [{"offered_pps": tx["offered"] / secs, "sent": int(tx["sent"]),
+    "received": int(rx["received"]), "lost": int(tx["sent"] - rx["received"]),
+    "rx_pps": rx["received"] / secs, "lat_us": lat}]}))
+PY
+}
+
 # m_run_load STEP CONFIG LOAD SECS: one cell; appends a row to results.csv and the
 # CDF to cdf/STEP-CONFIG.txt; prints a one-line summary.
 m_run_load() {
-	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 f0 f1 perf=""
+	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 f0 f1 perf="" gpid
 	prof="$load:${secs}s"
 	[ "$load" = idle ] && prof="idle:${secs}s"
-	m_gen_vdevs "$M_RUN"
-	h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 "${M_VDEVS[@]}" \
-		-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json"
-	local gpid=$H_PID
-	# lull-gen prints its run line once its ports are up
-	for _ in $(seq 200); do grep -qs "^lull-gen: run" "$M_DIR/g$M_RUN.log" && break; sleep 0.05; done
-	sleep 0.5
+	if [ "$M_DEV" = tap ]; then
+		m_udp_start "$prof" "$secs"
+		gpid=$H_PID
+	else
+		m_gen_vdevs "$M_RUN"
+		h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 "${M_VDEVS[@]}" \
+			-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json"
+		gpid=$H_PID
+		# lull-gen prints its run line once its ports are up
+		for _ in $(seq 200); do grep -qs "^lull-gen: run" "$M_DIR/g$M_RUN.log" && break; sleep 0.05; done
+		sleep 0.5
+	fi
 	tid=$(m_worker_tid)
 	[ "$M_FWD_KIND" = lull ] && "$LULLCTL" -f "$M_FWD_PREFIX" pmd-stats-clear >/dev/null
 	t0=$(date +%s%N) k0=$(m_ticks "$tid") i0=$(m_idle_us) e0=$(m_energy_uj) f0=$(m_khz)
 	sleep "$(echo "$secs - 1" | bc)"
 	t1=$(date +%s%N) k1=$(m_ticks "$tid") i1=$(m_idle_us) e1=$(m_energy_uj) f1=$(m_khz)
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
-	wait "$gpid" || { echo "lull-gen failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
+	wait "$gpid" || { echo "the load generator failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
+	[ "$M_DEV" != tap ] || m_udp_json "$prof" "$secs" >"$M_DIR/g.json"
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
 		"$(getconf CLK_TCK)" "${i0:-}" "${i1:-}" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" "${f0:-}" "${f1:-}" <<'PY'
 import json, sys
