@@ -7,6 +7,9 @@
 #define LATE_MIN_LOG2        8
 #define LATE_QUANTILES_EVERY 32u
 
+/* A wait's CPU sample counts as at most this many times the estimate. */
+#define CPU_CLIP 4u
+
 void
 lull_cost_init(struct lull_cost *c)
 {
@@ -65,12 +68,28 @@ halve(struct lull_cost *c)
 	}
 }
 
+static const unsigned int keep_pct[LULL_COST_KEEP_N] = {99, 95, 90, 75, 50};
+
+unsigned int
+lull_cost_keep_pct(unsigned int k)
+{
+	return k < LULL_COST_KEEP_N ? keep_pct[k] : 0;
+}
+
+static void
+quantiles(struct lull_cost *c)
+{
+	for (unsigned int k = 0; k < LULL_COST_KEEP_N; k++)
+		c->late_keep_ns[k] = lull_cost_late_quantile(c, keep_pct[k] / 100.0);
+	c->late_p99_ns = c->late_keep_ns[0];
+	c->late_p50_ns = c->late_keep_ns[LULL_COST_KEEP_N - 1];
+}
+
 void
 lull_cost_forget(struct lull_cost *c)
 {
 	halve(c);
-	c->late_p50_ns = lull_cost_late_quantile(c, 0.50);
-	c->late_p99_ns = lull_cost_late_quantile(c, 0.99);
+	quantiles(c);
 }
 
 void
@@ -87,14 +106,19 @@ lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 	if (c->late_n <= LATE_QUANTILES_EVERY || ++c->late_since >= LATE_QUANTILES_EVERY ||
 		late_ns > c->late_p99_ns) {
 		c->late_since = 0;
-		c->late_p50_ns = lull_cost_late_quantile(c, 0.50);
-		c->late_p99_ns = lull_cost_late_quantile(c, 0.99);
+		quantiles(c);
 	}
 }
 
 void
 lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu_ns)
 {
+	/* A sample far above the estimate is most often not the wait's: a vCPU the
+	 * host preempted while the thread ran still counts as the thread's CPU. It
+	 * counts as CPU_CLIP times the estimate at most, so that one cannot lock the
+	 * PMD into polling; a wait that really costs more gets there in a few. */
+	if (c->cpu_samples[w] >= CPU_CLIP && cpu_ns > CPU_CLIP * c->wait_cpu_ns[w])
+		cpu_ns = CPU_CLIP * c->wait_cpu_ns[w];
 	c->wait_cpu_ns[w] = c->cpu_samples[w] ? (7 * c->wait_cpu_ns[w] + cpu_ns) / 8 : cpu_ns;
 	c->cpu_samples[w]++;
 }

@@ -24,6 +24,10 @@
 #define LULL_COST_LATE_BUCKETS 64
 #define LULL_COST_LATE_WINDOW  2048u /**< samples between two halvings */
 
+/** The quantiles of the lateness the rate policy may keep, best first: p99,
+ * and when no sleep keeps that one, p95, p90, p75, p50 (lull_cost_keep_pct). */
+#define LULL_COST_KEEP_N 5
+
 enum lull_cost_wait {
 	LULL_COST_TIMED, /**< a timed wait of the PMD's backend */
 	LULL_COST_INTR,  /**< a wait for an rx interrupt */
@@ -36,8 +40,9 @@ struct lull_cost {
 	uint32_t late_since; /**< samples since the quantiles were read */
 	uint64_t late_p50_ns;
 	uint64_t late_p99_ns;
-	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
-	uint64_t late_n;       /**< timed waits measured */
+	uint64_t late_keep_ns[LULL_COST_KEEP_N]; /**< at lull_cost_keep_pct(0..), p99 first */
+	uint64_t late_mean_ns;                   /**< smoothed mean (1/8 EWMA) */
+	uint64_t late_n;                         /**< timed waits measured */
 	uint64_t wait_mean_ns; /**< timed waits as they took, smoothed (a port that wakes the
 				    PMD on a packet - net_tap's signal - cuts them short) */
 	/** CPU per wait, smoothed over sampled waits; 0 until the first sample. */
@@ -65,6 +70,9 @@ void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu
 
 /** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
 uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
+
+/** The percentile late_keep_ns[k] holds: 99, 95, 90, 75, 50. */
+unsigned int lull_cost_keep_pct(unsigned int k);
 
 /** Whether a timed wait's CPU has been measured. */
 static inline bool

@@ -254,17 +254,44 @@ rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
 	return pol->intr_mode ? LULL_MODE_INTR : LULL_MODE_SLEEP;
 }
 
+/* The sleep that keeps the budget when a wake is late by late_ns: as long as
+ * the budget, the maximum and the ring allow, at least long enough for a
+ * useful batch and for the wait's CPU to stay a small share of the cycle.
+ * 0 when none fits. */
+static uint64_t
+fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns)
+{
+	uint64_t cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
+	uint64_t want, cost_ns, floor_ns;
+
+	cap = min_u64(min_u64(cap, pol->p.max_sleep_ns), ring_ns);
+	/* in double: a rate near zero would overflow an integer */
+	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
+		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
+		       : cap;
+	cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+	floor_ns = WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
+			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
+			   : 0;
+	want = min_u64(want > floor_ns ? want : floor_ns, cap);
+	return want < pol->p.step_ns || want <= cost_ns ? 0 : want;
+}
+
 /*
- * No sleep fits: the budget minus the lateness's tail (or the ring) leaves less
- * than a step, or less than the CPU a wait costs. Idle (no packet expected in
- * a wait), a late wake harms nobody while polling would take a core - often
- * from a machine that is late because it is busy: sleep the budget. Else poll;
- * now and then the past weighs half and a probe re-measures, so that a passing
- * hiccup (a host stall: a few waits of ms) stops sleeping for tens of ms, not
- * for good; a backend that stays late keeps its tail, the probes confirm it.
+ * No sleep fits: the budget minus the lateness's median (or the ring) leaves
+ * less than a step, or less than the CPU a wait costs. Idle (no packet
+ * expected in a wait), a late wake harms nobody while polling would take a
+ * core - often from a machine that is late because it is busy: sleep the
+ * budget. Else poll; where the wake is the reason (late_bound: a p99 beyond
+ * the budget, or a wait whose median lateness or CPU leaves no sleep even
+ * without the ring), now and then the past weighs half and a probe
+ * re-measures, so that a passing hiccup (a host stall: a few waits of ms, one
+ * wait's CPU inflated by a preemption) stops sleeping for tens of ms, not for
+ * good; a backend that stays late keeps its tail, the probes confirm it.
+ * Probes are not for a full ring.
  */
 static uint64_t
-unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns)
+unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns, bool late_bound)
 {
 	if (pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
 		uint64_t s = min_u64(min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), ring_ns);
@@ -274,8 +301,7 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 			return s;
 		}
 	}
-	/* probes are for a late backend, not for a full ring */
-	if (pol->p.budget_ns >= late_ns + pol->p.step_ns || now_ns - pol->probe_ns < LATE_PROBE_NS)
+	if (!late_bound || now_ns - pol->probe_ns < LATE_PROBE_NS)
 		return 0;
 	pol->probe_ns = now_ns;
 	lull_cost_forget(&pol->cost);
@@ -285,24 +311,25 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 /*
  * Spend the budget to save CPU: sleep as long as the budget minus the 99th
  * percentile of the lateness (a packet that arrives as a wait starts waits all
- * of it), the maximum and the ring allow - at least long enough for a useful
- * batch and for the wait's CPU to stay a small share of the cycle. Where the
- * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
+ * of it), the maximum and the ring allow (fit). Where the p99 leaves no sleep
+ * (a machine whose wakes are slow: a VM's p99 near the budget), keep the
+ * highest quantile that does - p95, p90, p75, p50 - rather than poll: the
+ * misses are counted and the kept quantile is shown (kept), and busy polling
+ * is left for a budget below even the median lateness. Where the queues
+ * interrupt, the model may prefer a wake per packet (lull_policy_mode).
  */
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
-	uint64_t cap, want, late_ns = lull_policy_late_ns(pol), cost_ns, floor_ns;
-	uint64_t ring_ns = UINT64_MAX;
+	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
 		return 0;
 	if (linger(pol, now_ns, n))
 		return 0;
-	cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
-	cap = min_u64(cap, pol->p.max_sleep_ns);
-	pol->peak_win_ns = cap;
+	pol->peak_win_ns = min_u64(
+		pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0, pol->p.max_sleep_ns);
 	/* the ring: at the peak rate (or the rate of a spell going on: a burst that
 	 * may last), half of it fills in the sleep and its lateness */
 	if (pol->peak_ppns > 0 || pol->spell_ppns > 0) {
@@ -313,19 +340,19 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 		ring_ns = r_ns >= (double)LULL_MAX_SLEEP_NS ? UINT64_MAX
 			  : r_ns > 0                        ? (uint64_t)r_ns
 							    : 0;
-		cap = min_u64(cap, ring_ns);
 	}
-	/* in double: a rate near zero would overflow an integer */
-	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
-		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
-		       : cap;
-	cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
-	floor_ns = WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
-			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
-			   : 0;
-	want = min_u64(want > floor_ns ? want : floor_ns, cap);
-	if (want < pol->p.step_ns || want <= cost_ns)
-		return unfit(pol, now_ns, late_ns, ring_ns);
+	want = fit(pol, late_ns, ring_ns);
+	pol->kept = 0;
+	while (want == 0 && lull_policy_measured(pol) && pol->kept + 1 < LULL_COST_KEEP_N) {
+		pol->kept++;
+		want = fit(pol, pol->cost.late_keep_ns[pol->kept], ring_ns);
+	}
+	if (want == 0) {
+		pol->kept = 0;
+		return unfit(pol, now_ns, late_ns, ring_ns,
+			pol->p.budget_ns < late_ns + pol->p.step_ns ||
+				fit(pol, pol->cost.late_p50_ns, UINT64_MAX) == 0);
+	}
 	pol->mode = rate_mode(pol, want);
 	return want;
 }

@@ -79,7 +79,10 @@ struct lull_policy {
 	struct lull_cost cost; /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */
 	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
-	uint64_t peak_win_ns;       /**< rate: the sleep the ring bound is judged over */
+	/** rate: the lateness quantile its last sleep kept (lull_cost_keep_pct(kept)): 0 = p99;
+	 * more when no sleep keeps the budget at p99 on this machine */
+	unsigned int kept;
+	uint64_t peak_win_ns;    /**< rate: the sleep the ring bound is judged over */
 	uint64_t probe_ns;       /**< rate: last lateness probe, when it cannot keep its budget */
 	uint64_t spell_start_ns; /**< when the rings were last known empty */
 	uint64_t spell_pkts;     /**< packets since then */
