@@ -99,6 +99,10 @@ static const struct family pmd_model[] = {
 	{"pmd_arrival_rate_pps", "gauge", "Arrival rate the policy estimates.", "rate_pps", AS_IS},
 	{"pmd_planned_sleep_seconds", "gauge", "The last timed sleep planned.", "planned_sleep_ns",
 		NANOS},
+	{"pmd_kept_lateness_percentile", "gauge",
+		"Lateness percentile rate's sleeps keep within the budget (99; lower where the p99 "
+		"is out of reach).",
+		"kept_pct", AS_IS},
 	{"pmd_config_generation", "gauge", "Generation of the parameters the PMD runs by.",
 		"generation", AS_IS},
 };

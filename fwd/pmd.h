@@ -76,6 +76,8 @@ enum lull_pmd_model {
 	LULL_MODEL_SLEEP_NS,       /**< the last timed sleep planned */
 	LULL_MODEL_INTR_BELOW_PPS, /**< interrupt waits below this rate (0 = none) */
 	LULL_MODEL_MODE,           /**< enum lull_policy_mode of the last wait */
+	LULL_MODEL_KEPT_PCT,       /**< rate: the lateness percentile its sleeps keep (99 = all) */
+	LULL_MODEL_KEPT_LATE_NS,   /**< and that percentile's lateness */
 	LULL_PMD_N_MODEL,
 };
 

@@ -59,6 +59,8 @@ static const char *const model_names[LULL_PMD_N_MODEL] = {
 	[LULL_MODEL_SLEEP_NS] = "planned_sleep_ns",
 	[LULL_MODEL_INTR_BELOW_PPS] = "intr_below_pps",
 	[LULL_MODEL_MODE] = "mode",
+	[LULL_MODEL_KEPT_PCT] = "kept_pct",
+	[LULL_MODEL_KEPT_LATE_NS] = "kept_late_ns",
 };
 
 const char *
