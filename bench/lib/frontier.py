@@ -94,7 +94,7 @@ for d in devices:
             if not c.startswith("ovs:") or (d, c, l) not in summary:
                 continue
             o = summary[(d, c, l)]
-            wins = [rc for rc in configs if rc.startswith("rate:") and no_worse(summary.get((d, rc, l)), o)]
+            wins = [rc for rc in configs if (rc == "rate" or rc.startswith("rate:")) and no_worse(summary.get((d, rc, l)), o)]
             verdict.append((d, l, c, wins))
 
 lines = [f"# lull frontier\n", f"`{command}`; medians over rounds, (min-max) the spread.\n"]
