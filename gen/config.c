@@ -37,21 +37,6 @@ gen_config_defaults(struct gen_config *cfg)
 #define T struct gen_config
 
 static int
-parse_profile(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	(void)row;
-	return lull_profile_parse(arg, &((T *)target)->profile, err, errlen);
-}
-
-static int
-parse_mac(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	return lull_parse_mac(arg, (uint8_t *)target + row->offset) == 0 ? 0 : -EINVAL;
-}
-
-static int
 parse_ip(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
 	struct in_addr a;
@@ -84,16 +69,16 @@ static const struct lull_opt gen_opts[] = {
 	LULL_OPT_TEXT_ROW(T, profile, "profile", "LIST", "rate:10k:5s",
 		"phases, comma-separated: idle:T rate:R:T poisson:R:T burst:N/P:T onoff:R:ON/OFF:T "
 		"max:T; R = packets/s (10k, 1.5M), T/P/ON/OFF = time (5s, 100ms, 250us)",
-		NULL, 0, parse_profile, NULL),
+		NULL, 0, lull_opt_parse_profile, NULL),
 	LULL_OPT_UINT_ROW(T, size, "size", "N", GEN_MIN_SIZE, GEN_MAX_SIZE, "64",
 		"frame bytes without the 4-byte FCS, as testpmd --txpkts (1514 is a 1518-byte "
 		"frame on the wire)",
 		0),
 	LULL_OPT_UINT_ROW(T, flows, "flows", "N", 1, 65535, "1", "distinct UDP source ports", 0),
 	LULL_OPT_TEXT_ROW(T, src_mac, "src-mac", "MAC", "the tx port's MAC", "source MAC",
-		MAC_EXPECT, 0, parse_mac, NULL),
+		MAC_EXPECT, 0, lull_opt_parse_mac, NULL),
 	LULL_OPT_TEXT_ROW(T, dst_mac, "dst-mac", "MAC", "02:00:00:00:00:01", "destination MAC",
-		MAC_EXPECT, 0, parse_mac, NULL),
+		MAC_EXPECT, 0, lull_opt_parse_mac, NULL),
 	LULL_OPT_TEXT_ROW(T, src_ip, "src-ip", "IP", "198.18.0.1", "source IPv4 address", IP_EXPECT,
 		0, parse_ip, NULL),
 	LULL_OPT_TEXT_ROW(T, dst_ip, "dst-ip", "IP", "198.19.0.1", "destination IPv4 address",

@@ -361,3 +361,12 @@ lull_opt_describe(const struct lull_opt *t, const void *target,
 		emit(ctx, o->name, buf);
 	}
 }
+
+int
+lull_opt_parse_mac(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return lull_parse_mac(arg, (uint8_t *)target + row->offset) == 0 ? 0 : -EINVAL;
+}

@@ -153,6 +153,9 @@ int lull_opt_pick_by(const struct lull_opt *row, const char *arg,
 int lull_opt_bad(const struct lull_opt *row, const char *arg, int ret, const char *why, char *err,
 	size_t errlen);
 
+/** A row's parser for a 6-byte MAC field ("02:00:00:00:00:01"). */
+lull_opt_parse_fn lull_opt_parse_mac;
+
 /** Words for a parse error code: "out of range", "malformed", ... */
 const char *lull_opt_why(int ret);
 

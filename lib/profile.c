@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "profile.h"
 
+#include "opt.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -202,4 +204,12 @@ lull_phase_offered_pps(const struct lull_phase *ph)
 	default:
 		return 0;
 	}
+}
+
+int
+lull_opt_parse_profile(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	return lull_profile_parse(
+		arg, (struct lull_profile *)((char *)target + row->offset), err, errlen);
 }

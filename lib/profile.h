@@ -46,6 +46,12 @@ struct lull_profile {
  */
 int lull_profile_parse(const char *s, struct lull_profile *p, char *err, size_t errlen);
 
+struct lull_opt;
+
+/** An option row's parser (lib/opt) for a struct lull_profile field: lull_profile_parse(). */
+int lull_opt_parse_profile(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen);
+
 /** Mean offered rate of a phase in packets/s; 0 for idle, -1 for max. */
 double lull_phase_offered_pps(const struct lull_phase *ph);
 

@@ -155,13 +155,6 @@ parse_wake_file(const struct lull_opt *row, void *target, const char *arg, char 
 }
 
 static int
-parse_load(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	(void)row;
-	return lull_profile_parse(arg, &((T *)target)->profile, err, errlen);
-}
-
-static int
 parse_trace(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
 	T *o = target;
@@ -259,7 +252,7 @@ static const struct lull_opt sim_opts[] = {
 	LULL_OPT_TEXT_ROW(T, profile, "load", "LIST", "rate:10k:1s",
 		"lull-gen phases, one simulation per phase: idle:T rate:R:T poisson:R:T "
 		"burst:N/P:T onoff:R:ON/OFF:T max:T (max = the line rate)",
-		NULL, 0, parse_load, NULL),
+		NULL, 0, lull_opt_parse_profile, NULL),
 	LULL_OPT_TEXT_ROW(T, ramp, "ramp", "PEAK:PERIOD:T", NULL,
 		"diurnal ramp 0..PEAK..0 every PERIOD, Poisson",
 		"expected PEAK:PERIOD:DURATION, e.g. 1M:10s:60s", 0, parse_ramp, NULL),
