@@ -75,26 +75,11 @@ struct udp_config {
 #define T struct udp_config
 
 static int
-parse_profile(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	(void)row;
-	return lull_profile_parse(arg, &((T *)target)->profile, err, errlen);
-}
-
-static int
 parse_ip(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
 	(void)err;
 	(void)errlen;
 	return inet_pton(AF_INET, arg, (char *)target + row->offset) == 1 ? 0 : -EINVAL;
-}
-
-static int
-parse_mac(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	(void)err;
-	(void)errlen;
-	return lull_parse_mac(arg, (uint8_t *)target + row->offset) == 0 ? 0 : -EINVAL;
 }
 
 static int
@@ -118,14 +103,14 @@ static const struct lull_opt udp_opts[] = {
 	LULL_OPT_TEXT_ROW(T, dst_mac, "dst-mac", "MAC", "02:00:00:00:00:02",
 		"destination MAC (the default is nobody's: bridges flood it, the receiving "
 		"stack drops it)",
-		"expected XX:XX:XX:XX:XX:XX", 0, parse_mac, NULL),
+		"expected XX:XX:XX:XX:XX:XX", 0, lull_opt_parse_mac, NULL),
 	LULL_OPT_TEXT_ROW(T, src, "src", "IP", "198.18.0.1", "source IPv4 address",
 		"expected an IPv4 address", 0, parse_ip, NULL),
 	LULL_OPT_TEXT_ROW(T, dst, "dst", "IP", "198.18.0.2", "destination IPv4 address",
 		"expected an IPv4 address", 0, parse_ip, NULL),
 	LULL_OPT_TEXT_ROW(T, profile, "profile", "LIST", "rate:10k:5s",
 		"phases, as lull-gen's: idle:T rate:R:T poisson:R:T burst:N/P:T onoff:R:ON/OFF:T",
-		NULL, 0, parse_profile, NULL),
+		NULL, 0, lull_opt_parse_profile, NULL),
 	LULL_OPT_UINT_ROW(T, size, "size", "N", UDP_MIN_SIZE, UDP_MAX_SIZE, "18",
 		"UDP payload bytes (18: a 64-byte frame)", 0),
 	LULL_OPT_UINT_ROW(T, max_lag_us, "max-lag-us", "US", 1, 10000000, "100000",
@@ -204,24 +189,25 @@ ip_csum(const uint8_t *hdr, size_t len)
 static void
 frame_template(uint8_t *f, const struct udp_config *cfg, const uint8_t src_mac[6])
 {
-	struct ether_header *eth = (struct ether_header *)f;
-	struct iphdr *ip = (struct iphdr *)(eth + 1);
-	struct udphdr *udp = (struct udphdr *)(ip + 1);
-
-	memcpy(eth->ether_dhost, cfg->dst_mac, 6);
-	memcpy(eth->ether_shost, src_mac, 6);
-	eth->ether_type = htons(ETHERTYPE_IP);
-	*ip = (struct iphdr){.version = 4,
+	/* built aside and copied in: the IP header sits at offset 14, unaligned */
+	struct ether_header eth = {.ether_type = htons(ETHERTYPE_IP)};
+	struct iphdr ip = {.version = 4,
 		.ihl = 5,
 		.ttl = 64,
 		.protocol = IPPROTO_UDP,
-		.tot_len = htons((uint16_t)(sizeof(*ip) + sizeof(*udp) + cfg->size)),
+		.tot_len = htons((uint16_t)(sizeof(ip) + sizeof(struct udphdr) + cfg->size)),
 		.saddr = cfg->src.s_addr,
 		.daddr = cfg->dst.s_addr};
-	ip->check = ip_csum((const uint8_t *)ip, sizeof(*ip));
-	*udp = (struct udphdr){.source = htons(cfg->port),
+	struct udphdr udp = {.source = htons(cfg->port),
 		.dest = htons(cfg->port),
-		.len = htons((uint16_t)(sizeof(*udp) + cfg->size))};
+		.len = htons((uint16_t)(sizeof(udp) + cfg->size))};
+
+	memcpy(eth.ether_dhost, cfg->dst_mac, 6);
+	memcpy(eth.ether_shost, src_mac, 6);
+	ip.check = ip_csum((const uint8_t *)&ip, sizeof(ip));
+	memcpy(f, &eth, sizeof(eth));
+	memcpy(f + sizeof(eth), &ip, sizeof(ip));
+	memcpy(f + sizeof(eth) + sizeof(ip), &udp, sizeof(udp));
 }
 
 /* One phase: send what is due, sleep to the next deadline. */
@@ -299,8 +285,8 @@ static void
 rx_one(struct udp_rx *rx, const struct udp_config *cfg, struct msghdr *h, size_t len,
 	const uint8_t *f)
 {
-	const struct iphdr *ip = (const struct iphdr *)(f + sizeof(struct ether_header));
-	const struct udphdr *udp = (const struct udphdr *)(ip + 1);
+	struct iphdr ip = {0};
+	struct udphdr udp = {0};
 	uint64_t v[2], rx_ns = 0;
 
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c != NULL; c = CMSG_NXTHDR(h, c)) {
@@ -311,8 +297,12 @@ rx_one(struct udp_rx *rx, const struct udp_config *cfg, struct msghdr *h, size_t
 			rx_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 		}
 	}
-	if (len < UDP_HDRS + sizeof(v) || ip->protocol != IPPROTO_UDP || ip->ihl != 5 ||
-		udp->dest != htons(cfg->port)) {
+	if (len >= UDP_HDRS) { /* unaligned in the frame: copied out */
+		memcpy(&ip, f + sizeof(struct ether_header), sizeof(ip));
+		memcpy(&udp, f + sizeof(struct ether_header) + sizeof(ip), sizeof(udp));
+	}
+	if (len < UDP_HDRS + sizeof(v) || ip.protocol != IPPROTO_UDP || ip.ihl != 5 ||
+		udp.dest != htons(cfg->port)) {
 		rx->foreign++;
 		return;
 	}
