@@ -5,13 +5,19 @@
 # measures --sleep-policy off first: a rate is valid only when the sender
 # offered at least 99 % of the frames within 5.1 s and off lost under 0.1 % of
 # them. A machine whose kernel cannot offer 100 kpps through its bridges and
-# taps (a PVM guest here carries ~60 kpps) is tested at the highest valid rate
-# of TAP_100K_RATES instead, and the log says so. The test fails when the
+# taps (a PVM guest here carries 50-70 kpps, and its host stalls of 10-20 ms
+# overflow a tap's 1000-packet queue at random there, busy polling or not)
+# is tested at the highest valid rate of TAP_100K_RATES instead (35 kpps
+# here: a rate with room), and the log says so. The test fails when the
 # defaults lose more than off plus 0.1 % of the offered, or their one-way p50
-# is over 3x off's.
+# is over 3x off's and more than the latency budget (250 us) above it: where
+# a rate leaves a busy poller far from busy (35 % at 50 kpps here), the
+# defaults sleep by design and add up to their budget; where it keeps one
+# busy (100 kpps on a faster machine), they poll and 3x off's holds. The
+# signal bug this test was written for made the p50 15-26 ms.
 . "$(dirname "$0")/lib.sh"
 UDP=${LULL_UDP:?set LULL_UDP to the lull-udp binary}
-RATES=${TAP_100K_RATES:-100000 70000 50000 35000 25000}
+RATES=${TAP_100K_RATES:-100000 35000 25000}
 SECS=${TAP_100K_SECS:-5}
 
 h_tap_namespaces
@@ -81,6 +87,6 @@ done
 log "$RATE pps, lost: defaults $R_LOST, off $off_lost of $N; one-way p50: defaults $R_P50 us, off $off_p50 us"
 fcmp 'l <= o + n * 0.001' l="$R_LOST" o="$off_lost" n="$N" ||
 	die "the defaults lost $R_LOST of $N, off $off_lost (more than off + 0.1 %)"
-fcmp 'p <= 3 * o' p="$R_P50" o="$off_p50" ||
-	die "the defaults' one-way p50 $R_P50 us is over 3x off's $off_p50 us"
+fcmp 'p <= 3 * o || p <= o + 250' p="$R_P50" o="$off_p50" ||
+	die "the defaults' one-way p50 $R_P50 us is over 3x off's $off_p50 us and over off's + the 250 us budget"
 log "PASS"
