@@ -172,8 +172,8 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 		if (u(p, "kept_pct") != 0 && u(p, "kept_pct") < 99)
 			fprintf(out,
 				"  budget: p99 out of reach here (a wake %.1f us late at p99, %s "
-				"of CPU "
-				"a wait); keeping p%" PRIu64 " (%.1f us late), misses counted\n",
+				"of CPU a wait); keeping p%" PRIu64 " (%.1f us late), misses "
+				"counted\n",
 				(double)u(p, "late_p99_ns") / 1e3,
 				us_or_na(u(p, "timed_wait_cpu_ns"), a), u(p, "kept_pct"),
 				(double)u(p, "kept_late_ns") / 1e3);

@@ -214,8 +214,7 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 			sigaddset(&w->async_sigs, sig == 0 ? SIGIO : sig);
 		}
 	}
-	pthread_sigmask(SIG_BLOCK, &w->async_sigs, NULL);
-	kicks_find(w);
+	kicks_find(w); /* the signals stay blocked here (lull_waiter_thread_init) */
 	ctl_attach(w, ctl_fd);
 	w->intr_ok = true;
 	return 0;

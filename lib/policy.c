@@ -282,7 +282,7 @@ fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns)
  * less than a step, or less than the CPU a wait costs. Idle (no packet
  * expected in a wait), a late wake harms nobody while polling would take a
  * core - often from a machine that is late because it is busy: sleep the
- * budget. Else poll; where the wake is the reason (late_bound: a p99 beyond
+ * budget. Else poll; where the wake is the reason (a p99 beyond
  * the budget, or a wait whose median lateness or CPU leaves no sleep even
  * without the ring), now and then the past weighs half and a probe
  * re-measures, so that a passing hiccup (a host stall: a few waits of ms, one
@@ -291,7 +291,7 @@ fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns)
  * Probes are not for a full ring.
  */
 static uint64_t
-unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns, bool late_bound)
+unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns)
 {
 	if (pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
 		uint64_t s = min_u64(min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), ring_ns);
@@ -301,7 +301,10 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 			return s;
 		}
 	}
-	if (!late_bound || now_ns - pol->probe_ns < LATE_PROBE_NS)
+	/* the time first: the fit below is only worth a try once in LATE_PROBE_NS */
+	if (now_ns - pol->probe_ns < LATE_PROBE_NS ||
+		(pol->p.budget_ns >= late_ns + pol->p.step_ns &&
+			fit(pol, pol->cost.late_p50_ns, UINT64_MAX) != 0))
 		return 0;
 	pol->probe_ns = now_ns;
 	lull_cost_forget(&pol->cost);
@@ -349,9 +352,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	}
 	if (want == 0) {
 		pol->kept = 0;
-		return unfit(pol, now_ns, late_ns, ring_ns,
-			pol->p.budget_ns < late_ns + pol->p.step_ns ||
-				fit(pol, pol->cost.late_p50_ns, UINT64_MAX) == 0);
+		return unfit(pol, now_ns, late_ns, ring_ns);
 	}
 	pol->mode = rate_mode(pol, want);
 	return want;
