@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "slowwake.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+int
+lull_slowwake_preset(const char *name, struct lull_slowwake_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (strcmp(name, "off") == 0)
+		return 0;
+	if (strcmp(name, "slow-vm") == 0) {
+		p->cpu_ns = 42000;
+		p->cpu_spike_every = 100;
+		p->cpu_spike_ns = 160000;
+		p->late_base_ns = 30000;
+		p->late_tail_mean_ns = 23000;
+		p->stall_every = 2000;
+		p->stall_min_ns = 2000000;
+		p->stall_max_ns = 5000000;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int
+lull_slowwake_on(const struct lull_slowwake_params *p)
+{
+	return p->cpu_ns || p->cpu_spike_every || p->late_base_ns || p->late_tail_mean_ns ||
+	       p->stall_every;
+}
+
+void
+lull_slowwake_init(struct lull_slowwake *s, const struct lull_slowwake_params *p, uint64_t seed)
+{
+	s->p = *p;
+	s->rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
+}
+
+static uint64_t
+next(struct lull_slowwake *s)
+{
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 7;
+	s->rng ^= s->rng << 17;
+	return s->rng;
+}
+
+/* uniform in (0, 1] */
+static double
+unit(struct lull_slowwake *s)
+{
+	return ((double)(next(s) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+static int
+one_in(struct lull_slowwake *s, uint32_t every)
+{
+	return every > 0 && next(s) % every == 0;
+}
+
+uint64_t
+lull_slowwake_late_ns(struct lull_slowwake *s)
+{
+	uint64_t late_ns = s->p.late_base_ns;
+
+	if (s->p.late_tail_mean_ns > 0)
+		late_ns += (uint64_t)(-log(unit(s)) * (double)s->p.late_tail_mean_ns);
+	if (one_in(s, s->p.stall_every))
+		late_ns += s->p.stall_min_ns +
+			   (uint64_t)(unit(s) * (double)(s->p.stall_max_ns - s->p.stall_min_ns));
+	return late_ns;
+}
+
+uint64_t
+lull_slowwake_cpu_ns(struct lull_slowwake *s)
+{
+	return one_in(s, s->p.cpu_spike_every) ? s->p.cpu_spike_ns : s->p.cpu_ns;
+}
