@@ -51,9 +51,18 @@ lull_cost_late_quantile(const struct lull_cost *c, double q)
 	/* from the top: the edge below which at least q of the samples lie */
 	allowed = (uint64_t)((1.0 - q) * (double)c->late_total);
 	for (unsigned int b = LULL_COST_LATE_BUCKETS; b-- > 0;) {
+		uint64_t hi, lo;
+
 		above += c->late[b];
-		if (above > allowed)
-			return late_edge(b);
+		if (above <= allowed)
+			continue;
+		/* within the bucket, as if its samples were spread evenly: a quantile
+		 * near an edge moves smoothly, not by a quarter of an octave */
+		hi = late_edge(b);
+		lo = b > 0 ? late_edge(b - 1) : 0;
+		return hi -
+		       (uint64_t)((double)(hi - lo) * (double)(allowed - (above - c->late[b])) /
+				  (double)c->late[b]);
 	}
 	return late_edge(0);
 }
@@ -76,11 +85,25 @@ lull_cost_keep_pct(unsigned int k)
 	return k < LULL_COST_KEEP_N ? keep_pct[k] : 0;
 }
 
+/* Read the quantiles; with hysteresis (struct lull_cost), unless at once. */
 static void
-quantiles(struct lull_cost *c)
+quantiles(struct lull_cost *c, bool at_once)
 {
-	for (unsigned int k = 0; k < LULL_COST_KEEP_N; k++)
-		c->late_keep_ns[k] = lull_cost_late_quantile(c, keep_pct[k] / 100.0);
+	for (unsigned int k = 0; k < LULL_COST_KEEP_N; k++) {
+		uint64_t v = lull_cost_late_quantile(c, keep_pct[k] / 100.0);
+
+		if (at_once || v >= c->late_keep_ns[k]) {
+			c->late_keep_ns[k] = v;
+			c->late_downs[k] = 0;
+			continue;
+		}
+		if (c->late_downs[k] == 0 || v > c->late_down_ns[k])
+			c->late_down_ns[k] = v;
+		if (++c->late_downs[k] >= LULL_COST_DOWN_READS) {
+			c->late_keep_ns[k] = c->late_down_ns[k];
+			c->late_downs[k] = 0;
+		}
+	}
 	c->late_p99_ns = c->late_keep_ns[0];
 	c->late_p50_ns = c->late_keep_ns[LULL_COST_KEEP_N - 1];
 }
@@ -89,7 +112,7 @@ void
 lull_cost_forget(struct lull_cost *c)
 {
 	halve(c);
-	quantiles(c);
+	quantiles(c, true);
 }
 
 void
@@ -106,7 +129,7 @@ lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 	if (c->late_n <= LATE_QUANTILES_EVERY || ++c->late_since >= LATE_QUANTILES_EVERY ||
 		late_ns > c->late_p99_ns) {
 		c->late_since = 0;
-		quantiles(c);
+		quantiles(c, c->late_n <= LATE_QUANTILES_EVERY);
 	}
 }
 

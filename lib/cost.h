@@ -9,8 +9,9 @@
  * DPDK, no clock: the PMD (and lull-sim) feed it numbers.
  *
  * The lateness distribution is a log histogram, four buckets per power of two
- * from 256 ns to 16 ms (a bucket is known to within 19 %; quantiles are read
- * at a bucket's upper edge, so they err late, the safe side for a budget).
+ * from 256 ns to 16 ms (a bucket is known to within 19 %; a quantile is read
+ * within its bucket as if the bucket's samples were spread evenly, so that it
+ * moves smoothly with the machine, not by a quarter of an octave at a time).
  * Counts halve every LULL_COST_LATE_WINDOW samples: the estimate follows a
  * machine whose load changes, and one preemption of milliseconds weighs as
  * one sample - a tail, not the usual lateness.
@@ -23,6 +24,7 @@
 
 #define LULL_COST_LATE_BUCKETS 64
 #define LULL_COST_LATE_WINDOW  2048u /**< samples between two halvings */
+#define LULL_COST_DOWN_READS   4u    /**< reads below a quantile before it goes down */
 
 /** The quantiles of the lateness the rate policy may keep, best first: p99,
  * and when no sleep keeps that one, p95, p90, p75, p50 (lull_cost_keep_pct). */
@@ -41,8 +43,14 @@ struct lull_cost {
 	uint64_t late_p50_ns;
 	uint64_t late_p99_ns;
 	uint64_t late_keep_ns[LULL_COST_KEEP_N]; /**< at lull_cost_keep_pct(0..), p99 first */
-	uint64_t late_mean_ns;                   /**< smoothed mean (1/8 EWMA) */
-	uint64_t late_n;                         /**< timed waits measured */
+	/** Hysteresis of each quantile: a read above the value is taken at once (the
+	 * safe side), reads below only once LULL_COST_DOWN_READS in a row were (the
+	 * highest of them), so that a quantile on a bucket's edge does not flip the
+	 * sleep from one read to the next. */
+	uint64_t late_down_ns[LULL_COST_KEEP_N];
+	uint8_t late_downs[LULL_COST_KEEP_N];
+	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
+	uint64_t late_n;       /**< timed waits measured */
 	uint64_t wait_mean_ns; /**< timed waits as they took, smoothed (a port that wakes the
 				    PMD on a packet - net_tap's signal - cuts them short) */
 	/** CPU per wait, smoothed over sampled waits; 0 until the first sample. */
