@@ -65,26 +65,6 @@ show_ctl(const struct lull_opt *row, const void *target, char *buf, size_t len)
 	snprintf(buf, len, "%s", ctl_modes[CCFG(target)->ctl_read_only]);
 }
 
-static const char *const off_on[] = {"off", "on"};
-
-static int
-parse_consolidate(
-	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	int k = 0, ret = lull_opt_pick(row, arg, off_on, 2, &k, err, errlen);
-
-	if (ret == 0)
-		CFG(row, target)->consolidate = k == 1;
-	return ret;
-}
-
-static void
-show_consolidate(const struct lull_opt *row, const void *target, char *buf, size_t len)
-{
-	(void)row;
-	snprintf(buf, len, "%s", off_on[CCFG(target)->consolidate]);
-}
-
 static int
 parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
@@ -499,7 +479,7 @@ static const struct lull_opt lull_opts[] = {
 	LULL_OPT_TEXT_ROW(T, consolidate, "consolidate", "M", "off",
 		"on: gather rx queues on the fewest PMDs that carry the load and park the "
 		"others (no CPU, no timer), spread them again as load grows",
-		NULL, SET, parse_consolidate, show_consolidate),
+		NULL, SET, lull_opt_parse_onoff, lull_opt_show_onoff),
 	LULL_OPT_UINT_ROW(T, pack_below_pct, "pack-below-pct", "P", 1, 99, "50",
 		"gather queues while every awake PMD stays under P % busy", SET),
 	LULL_OPT_UINT_ROW(T, unpack_above_pct, "unpack-above-pct", "P", 2, 100, "70",

@@ -435,9 +435,9 @@ publish_model(struct lull_pmd *pmd)
 		(uint64_t)lull_policy_intr_below_pps(pol, pmd->planned_ns), memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_MODE], pol->mode, memory_order_relaxed);
 	atomic_store_explicit(
-		&m[LULL_MODEL_KEPT_PCT], lull_cost_keep_pct(pol->kept), memory_order_relaxed);
+		&m[LULL_MODEL_KEPT_PCT], lull_policy_kept_pct(pol), memory_order_relaxed);
 	atomic_store_explicit(
-		&m[LULL_MODEL_KEPT_LATE_NS], c->late_keep_ns[pol->kept], memory_order_relaxed);
+		&m[LULL_MODEL_KEPT_LATE_NS], lull_policy_kept_late_ns(pol), memory_order_relaxed);
 }
 
 /*

@@ -70,6 +70,25 @@ lull_opt_pick_by(const struct lull_opt *row, const char *arg, const char *(*name
 	return lull_opt_pick(row, arg, names, (int)n, out, err, errlen);
 }
 
+static const char *const off_on[] = {"off", "on"};
+
+int
+lull_opt_parse_onoff(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	int k = 0, ret = lull_opt_pick(row, arg, off_on, 2, &k, err, errlen);
+
+	if (ret == 0)
+		*(bool *)((char *)target + row->offset) = k == 1;
+	return ret;
+}
+
+void
+lull_opt_show_onoff(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", off_on[*(const bool *)((const char *)target + row->offset)]);
+}
+
 static bool
 is_option(const struct lull_opt *o)
 {

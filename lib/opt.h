@@ -153,6 +153,10 @@ int lull_opt_pick_by(const struct lull_opt *row, const char *arg,
 int lull_opt_bad(const struct lull_opt *row, const char *arg, int ret, const char *why, char *err,
 	size_t errlen);
 
+/** A row's parser and show for a bool field written "on" or "off" (settable, unlike a flag). */
+lull_opt_parse_fn lull_opt_parse_onoff;
+lull_opt_show_fn lull_opt_show_onoff;
+
 /** A row's parser for a 6-byte MAC field ("02:00:00:00:00:01"). */
 lull_opt_parse_fn lull_opt_parse_mac;
 

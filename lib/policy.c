@@ -257,9 +257,11 @@ rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
 /* The sleep that keeps the budget when a wake is late by late_ns: as long as
  * the budget, the maximum and the ring allow, at least long enough for a
  * useful batch and for the wait's CPU to stay a small share of the cycle.
- * 0 when none fits. */
+ * 0 when none fits; when climbing back to a better quantile, also when it
+ * would be within half a wait's CPU of not fitting (hysteresis: a wait's CPU
+ * and a quantile are noisy, and the sleep must not flip with them). */
 static uint64_t
-fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns)
+fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns, bool climb)
 {
 	uint64_t cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
 	uint64_t want, cost_ns, floor_ns;
@@ -274,37 +276,46 @@ fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns)
 			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
 			   : 0;
 	want = min_u64(want > floor_ns ? want : floor_ns, cap);
+	if (climb && cap * 2 <= cost_ns * 3)
+		return 0;
 	return want < pol->p.step_ns || want <= cost_ns ? 0 : want;
 }
 
 /*
- * No sleep fits: the budget minus the lateness's median (or the ring) leaves
- * less than a step, or less than the CPU a wait costs. Idle (no packet
- * expected in a wait), a late wake harms nobody while polling would take a
- * core - often from a machine that is late because it is busy: sleep the
- * budget. Else poll; where the wake is the reason (a p99 beyond
- * the budget, or a wait whose median lateness or CPU leaves no sleep even
- * without the ring), now and then the past weighs half and a probe
- * re-measures, so that a passing hiccup (a host stall: a few waits of ms, one
- * wait's CPU inflated by a preemption) stops sleeping for tens of ms, not for
- * good; a backend that stays late keeps its tail, the probes confirm it.
+ * No sleep keeps even the median lateness within the budget (or the ring
+ * leaves none). Idle (no packet expected in a wait), a late wake harms nobody
+ * while polling would take a core - often from a machine that is late because
+ * it is busy: sleep the budget. Light traffic, unless the operator asked for a
+ * strict budget, sleeps the budget too: every wait misses it (counted) but a
+ * power saver that busy-polls 1 kpps because the machine is slow fails at what
+ * it is for. Traffic the ring bounds below the budget polls. Else poll; where the wake is the
+ * reason (a p99 beyond the budget, or a wait whose median lateness or CPU leaves no sleep even
+ * without the ring), now and then the past weighs half and a probe re-measures, so that a passing
+ * hiccup (a host stall: a few waits of ms, one wait's CPU inflated by a preemption) stops sleeping
+ * for tens of ms, not for good; a backend that stays late keeps its tail, the probes confirm it.
  * Probes are not for a full ring.
  */
 static uint64_t
 unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns)
 {
-	if (pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT) {
-		uint64_t s = min_u64(min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), ring_ns);
+	uint64_t s = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
+	bool idle = pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT;
 
-		if (s >= pol->p.step_ns) {
-			pol->mode = rate_mode(pol, s);
-			return s;
-		}
+	pol->kept = 0;
+	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
+	if (idle)
+		s = min_u64(s, ring_ns);
+	if (s >= pol->p.step_ns && s <= ring_ns &&
+		(idle || (!pol->p.strict_budget && lull_policy_measured(pol)))) {
+		if (!idle)
+			pol->kept = LULL_POLICY_KEPT_NONE;
+		pol->mode = rate_mode(pol, s);
+		return s;
 	}
 	/* the time first: the fit below is only worth a try once in LATE_PROBE_NS */
 	if (now_ns - pol->probe_ns < LATE_PROBE_NS ||
 		(pol->p.budget_ns >= late_ns + pol->p.step_ns &&
-			fit(pol, pol->cost.late_p50_ns, UINT64_MAX) != 0))
+			fit(pol, pol->cost.late_p50_ns, UINT64_MAX, false) != 0))
 		return 0;
 	pol->probe_ns = now_ns;
 	lull_cost_forget(&pol->cost);
@@ -317,14 +328,15 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
  * of it), the maximum and the ring allow (fit). Where the p99 leaves no sleep
  * (a machine whose wakes are slow: a VM's p99 near the budget), keep the
  * highest quantile that does - p95, p90, p75, p50 - rather than poll: the
- * misses are counted and the kept quantile is shown (kept), and busy polling
- * is left for a budget below even the median lateness. Where the queues
- * interrupt, the model may prefer a wake per packet (lull_policy_mode).
+ * misses are counted and the kept quantile is shown (kept); back up the
+ * ladder only with a margin (fit's climb). Below the median, see unfit. Where
+ * the queues interrupt, the model may prefer a wake per packet
+ * (lull_policy_mode).
  */
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
-	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want;
+	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want = 0;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
@@ -344,16 +356,16 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 			  : r_ns > 0                        ? (uint64_t)r_ns
 							    : 0;
 	}
-	want = fit(pol, late_ns, ring_ns);
-	pol->kept = 0;
-	while (want == 0 && lull_policy_measured(pol) && pol->kept + 1 < LULL_COST_KEEP_N) {
-		pol->kept++;
-		want = fit(pol, pol->cost.late_keep_ns[pol->kept], ring_ns);
+	for (unsigned int k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
+		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
+			break;
+		want = fit(
+			pol, k == 0 ? late_ns : pol->cost.late_keep_ns[k], ring_ns, k < pol->kept);
+		if (want != 0)
+			pol->kept = k;
 	}
-	if (want == 0) {
-		pol->kept = 0;
+	if (want == 0)
 		return unfit(pol, now_ns, late_ns, ring_ns);
-	}
 	pol->mode = rate_mode(pol, want);
 	return want;
 }

@@ -18,8 +18,9 @@
 
 #include "cost.h"
 
-#define LULL_MAX_SLEEP_NS   10000000u /**< 10 ms: longest sleep any policy may ask for */
-#define LULL_POLICY_MAX_WIN 1024      /**< longest history of the window policy */
+#define LULL_MAX_SLEEP_NS     10000000u        /**< 10 ms: longest sleep any policy may ask for */
+#define LULL_POLICY_MAX_WIN   1024             /**< longest history of the window policy */
+#define LULL_POLICY_KEPT_NONE LULL_COST_KEEP_N /**< rate keeps no quantile of its budget */
 
 enum lull_policy_kind {
 	LULL_POLICY_OFF,    /**< busy polling */
@@ -49,6 +50,10 @@ struct lull_policy_params {
 	 * them by its cost model; any kind hands over after intr_after_ns of idle. */
 	bool intr;
 	uint64_t intr_after_ns; /**< upper bound of the idle before an interrupt wait */
+	/** rate: keep the budget at p99 or poll (the operator's choice); else where the
+	 * machine's wakes leave no sleep within it, rate keeps a lower quantile, and
+	 * below even the median sleeps the budget itself: it never busy-polls light traffic */
+	bool strict_budget;
 };
 
 /** How the PMD waits, as the last lull_policy_decide() chose. */
@@ -80,7 +85,8 @@ struct lull_policy {
 	enum lull_policy_mode mode; /**< of the last decision */
 	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
 	/** rate: the lateness quantile its last sleep kept (lull_cost_keep_pct(kept)): 0 = p99;
-	 * more when no sleep keeps the budget at p99 on this machine */
+	 * more when no sleep keeps the budget at p99 on this machine; LULL_POLICY_KEPT_NONE
+	 * when none does and it sleeps the budget */
 	unsigned int kept;
 	uint64_t peak_win_ns;    /**< rate: the sleep the ring bound is judged over */
 	uint64_t probe_ns;       /**< rate: last lateness probe, when it cannot keep its budget */
@@ -142,6 +148,21 @@ static inline bool
 lull_policy_measured(const struct lull_policy *pol)
 {
 	return pol->cost.late_n > 0;
+}
+
+/** The percentile of the lateness rate's sleeps keep the budget at: 99, 95, ..., 0 for none. */
+static inline unsigned int
+lull_policy_kept_pct(const struct lull_policy *pol)
+{
+	return lull_cost_keep_pct(pol->kept);
+}
+
+/** The lateness at that percentile (for none: the median, which it misses). */
+static inline uint64_t
+lull_policy_kept_late_ns(const struct lull_policy *pol)
+{
+	return pol->cost
+		.late_keep_ns[pol->kept < LULL_POLICY_KEPT_NONE ? pol->kept : LULL_COST_KEEP_N - 1];
 }
 
 /** The lateness the rate policy plans with: the recent 99th percentile (0 before a wait). */

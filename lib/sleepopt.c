@@ -29,6 +29,7 @@ lull_sleep_opts_params(const struct lull_sleep_opts *s, unsigned int core, uint3
 	p->budget_ns = (uint64_t)s->budget_us * 1000;
 	p->linger_ns = (uint64_t)s->linger_us * 1000;
 	p->burst_tol = s->burst_tol;
+	p->strict_budget = s->strict_budget;
 	if (p->max_sleep_ns == 0) /* a PMD whose maximum is 0 busy-polls, as in OVS */
 		p->kind = LULL_POLICY_OFF;
 }

@@ -9,6 +9,7 @@
 #ifndef LULL_SLEEPOPT_H
 #define LULL_SLEEPOPT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "opt.h"
@@ -26,6 +27,7 @@ struct lull_sleep_opts {
 	uint32_t window;              /**< --sleep-window (window) */
 	uint32_t linger_us;           /**< --linger-us (rate) */
 	uint32_t burst_tol;           /**< --burst-tolerance: packets; 0 = no guarantee */
+	bool strict_budget;           /**< --strict-budget: keep the budget at p99 or poll */
 };
 
 void lull_sleep_opts_defaults(struct lull_sleep_opts *s);
@@ -91,6 +93,12 @@ lull_opt_show_fn lull_sleep_opt_show_max;
 			"fill "                                                                    \
 			"time at line rate minus the measured lateness (below it nothing needs "   \
 			"capping)",                                                                \
-			LULL_OPT_SETTABLE)
+			LULL_OPT_SETTABLE),                                                        \
+		LULL_OPT_TEXT_ROW(type, member.strict_budget, "strict-budget", "M", "off",         \
+			"rate: on keeps the budget at p99 or busy-polls; off: where this "         \
+			"machine's wakes leave no sleep within it at p99, keep p95, p90, p75 or "  \
+			"p50, and below the median lateness sleep the budget itself (misses "      \
+			"counted): light traffic is never busy-polled",                            \
+			NULL, LULL_OPT_SETTABLE, lull_opt_parse_onoff, lull_opt_show_onoff)
 
 #endif /* LULL_SLEEPOPT_H */
