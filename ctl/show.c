@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "show.h"
 
+#include "policy.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -169,14 +171,21 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			s(p, "mode"), (double)u(p, "rate_pps") / 1e3,
 			(double)u(p, "peak_pps") / 1e3, (double)u(p, "planned_sleep_ns") / 1e3,
 			(double)u(p, "intr_below_pps") / 1e3);
-		if (u(p, "kept_pct") != 0 && u(p, "kept_pct") < 99)
-			fprintf(out,
-				"  budget: p99 out of reach here (a wake %.1f us late at p99, %s "
-				"of CPU a wait); keeping p%" PRIu64 " (%.1f us late), misses "
-				"counted\n",
-				(double)u(p, "late_p99_ns") / 1e3,
-				us_or_na(u(p, "timed_wait_cpu_ns"), a), u(p, "kept_pct"),
-				(double)u(p, "kept_late_ns") / 1e3);
+		if (strcmp(s(p, "policy"), "rate") == 0 && u(p, "kept_pct") < 99) {
+			const struct lull_kept_view v = {
+				.budget_ns = u(p, "latency_budget_us") * 1000,
+				.kept_pct = (unsigned int)u(p, "kept_pct"),
+				.late_p50_ns = u(p, "late_p50_ns"),
+				.late_p99_ns = u(p, "late_p99_ns"),
+				.kept_late_ns = u(p, "kept_late_ns"),
+				.wait_cpu_ns = u(p, "timed_wait_cpu_ns"),
+				.strict = strcmp(s(p, "strict_budget"), "on") == 0,
+			};
+			char line[320];
+
+			lull_policy_kept_text(line, sizeof(line), &v);
+			fprintf(out, "  %s\n", line);
+		}
 	}
 }
 

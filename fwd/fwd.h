@@ -13,6 +13,7 @@
 
 #include <rte_mempool.h>
 
+#include "budget_note.h"
 #include "config.h"
 #include "consolidate.h"
 #include "pmd.h"
@@ -77,6 +78,7 @@ struct lull_fwd {
 	uint64_t start_tsc;
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */
 	struct lull_balance bal;
+	struct lull_budget_note budget_note[LULL_MAX_PMDS]; /**< lull_budget_note_tick_locked() */
 };
 
 #endif /* LULL_FWD_H */

@@ -25,6 +25,7 @@
 #include "fwd.h"
 #include "app.h"
 #include "balance.h"
+#include "budget_note.h"
 #include "control.h"
 #include "qos.h"
 #include "setup.h"
@@ -119,6 +120,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 		pthread_mutex_lock(&fwd->lock);
 		lull_control_tick_locked(fwd);
 		lull_balance_tick_locked(fwd);
+		lull_budget_note_tick_locked(fwd);
 		log_link_changes(fwd, was_up);
 		/* stats-period may change at run time */
 		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;

@@ -236,6 +236,7 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
 	rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
 	rte_tel_data_add_dict_u64(c, "latency_budget_us", prm->policy.budget_ns / 1000);
+	rte_tel_data_add_dict_string(c, "strict_budget", prm->policy.strict_budget ? "on" : "off");
 	rte_tel_data_add_dict_u64(c, "step_us", prm->policy.step_ns / 1000);
 	rte_tel_data_add_dict_u64(c, "busy_threshold", prm->policy.busy_threshold);
 	rte_tel_data_add_dict_u64(c, "window", prm->policy.window);

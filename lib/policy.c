@@ -2,6 +2,8 @@
 #include "policy.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 /* rate: the arrival rate is re-estimated every period; the peak decays by
@@ -312,6 +314,9 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 		pol->mode = rate_mode(pol, s);
 		return s;
 	}
+	/* strict, and the budget (not the ring) is why it polls: say so */
+	if (!idle && pol->p.strict_budget && fit(pol, late_ns, UINT64_MAX, false) == 0)
+		pol->kept = LULL_POLICY_KEPT_NONE;
 	/* the time first: the fit below is only worth a try once in LATE_PROBE_NS */
 	if (now_ns - pol->probe_ns < LATE_PROBE_NS ||
 		(pol->p.budget_ns >= late_ns + pol->p.step_ns &&
@@ -454,4 +459,34 @@ lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actua
 	/* the distribution takes the whole lateness: its tail is what it is for */
 	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
 	lull_cost_waited(&pol->cost, actual_ns);
+}
+
+int
+lull_policy_kept_text(char *buf, size_t len, const struct lull_kept_view *v)
+{
+	/* the least budget whose sleep would fit: the lateness and one wait's CPU */
+	double p99_us = (double)v->late_p99_ns / 1e3, p50_us = (double)v->late_p50_ns / 1e3;
+	double cpu_us = (double)v->wait_cpu_ns / 1e3;
+	uint64_t budget_us = v->budget_ns / 1000;
+
+	if (v->kept_pct >= 99)
+		return snprintf(buf, len, "budget %" PRIu64 " us: kept at p99", budget_us);
+	if (v->kept_pct > 0)
+		return snprintf(buf, len,
+			"budget %" PRIu64 " us: p99 out of reach here (needs %.0f us: a wake "
+			"%.1f us late at p99, %.1f us of CPU a wait); keeping p%u (%.1f us "
+			"late), misses counted",
+			budget_us, p99_us + cpu_us, p99_us, cpu_us, v->kept_pct,
+			(double)v->kept_late_ns / 1e3);
+	if (v->strict)
+		return snprintf(buf, len,
+			"budget %" PRIu64 " us: p99 out of reach here (needs %.0f us: a wake "
+			"%.1f us late at p99, %.1f us of CPU a wait); busy-polling while "
+			"traffic flows (--strict-budget on)",
+			budget_us, p99_us + cpu_us, p99_us, cpu_us);
+	return snprintf(buf, len,
+		"budget %" PRIu64 " us: out of reach here even at p50 (needs %.0f us: a "
+		"wake %.1f us late at p50, %.1f us of CPU a wait); sleeping the budget, "
+		"misses counted (--strict-budget on busy-polls instead)",
+		budget_us, p50_us + cpu_us, p50_us, cpu_us);
 }

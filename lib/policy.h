@@ -14,6 +14,7 @@
 #define LULL_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cost.h"
@@ -164,6 +165,23 @@ lull_policy_kept_late_ns(const struct lull_policy *pol)
 	return pol->cost
 		.late_keep_ns[pol->kept < LULL_POLICY_KEPT_NONE ? pol->kept : LULL_COST_KEEP_N - 1];
 }
+
+/** What rate's budget is kept at, as the PMD published it (lull's log and lullctl). */
+struct lull_kept_view {
+	uint64_t budget_ns;
+	unsigned int kept_pct; /**< lull_policy_kept_pct(): 99 ... 50, 0 for none */
+	uint64_t late_p50_ns, late_p99_ns;
+	uint64_t kept_late_ns; /**< lull_policy_kept_late_ns() */
+	uint64_t wait_cpu_ns;  /**< CPU of a timed wait, 0 when not measured */
+	bool strict;           /**< --strict-budget on: none kept means busy polling */
+};
+
+/**
+ * One line that says what this machine lets the budget keep ("budget 250 us:
+ * p99 out of reach here (needs 320 us); keeping p95 ..."), into buf.
+ * @return the length snprintf() gives.
+ */
+int lull_policy_kept_text(char *buf, size_t len, const struct lull_kept_view *v);
 
 /** The lateness the rate policy plans with: the recent 99th percentile (0 before a wait). */
 static inline uint64_t
