@@ -131,6 +131,10 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			" us, latency budget %" PRIu64 " us, linger %" PRIu64 " us, wake %s\n",
 			u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"),
 			u(p, "latency_budget_us"), u(p, "linger_us"), s(p, "wake"));
+		if (strcmp(s(p, "wake_inject"), "off") != 0 &&
+			strcmp(s(p, "wake_inject"), "?") != 0)
+			fprintf(out, "  injected slow wakes: %s (--wake-inject: a test setting)\n",
+				s(p, "wake_inject"));
 		fprintf(out,
 			"  step %" PRIu64 " us, busy threshold %" PRIu64 ", window %" PRIu64
 			", timer slack %" PRIu64 " ns, rx interrupts after %" PRIu64

@@ -112,6 +112,7 @@ struct lull_config {
 	/* Sleeping (lib/policy, fwd/wait). */
 	struct lull_sleep_opts sleep; /**< the options lull-sim shares (lib/sleepopt) */
 	enum lull_wake_kind wake;
+	unsigned int wake_inject; /**< --wake-inject: a lull_slowwake_name() index, 0 = off */
 	uint32_t timer_slack_ns;
 	struct lull_port_pair
 		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */

@@ -369,9 +369,54 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 	return end;
 }
 
+void
+lull_waiter_inject(struct lull_waiter *w, unsigned int k, uint64_t seed)
+{
+	struct lull_slowwake_params p;
+	const char *name = lull_slowwake_name(k);
+
+	if (name == NULL || lull_slowwake_preset(name, &p) < 0) {
+		k = 0;
+		lull_slowwake_preset("off", &p);
+	}
+	w->inject_k = k;
+	w->inject_on = lull_slowwake_on(&p) != 0;
+	lull_slowwake_init(&w->inject, &p, seed);
+}
+
+/* --wake-inject: the wait as the backend does it, later by a drawn lateness,
+ * the last of which is a drawn CPU spent spinning (a slow host's wake spends
+ * its CPU before the thread runs again: it is part of the lateness seen). A
+ * timed wait's deadline moves; a woken interrupt wait sleeps the rest. */
+static enum lull_wait_end
+wait_injected(struct lull_waiter *w, const struct lull_wait_req *req)
+{
+	uint64_t late_ns, cpu_ns, spin_tsc;
+	enum lull_wait_end end = LULL_WAIT_DEADLINE;
+
+	lull_slowwake_draw(&w->inject, &late_ns, &cpu_ns);
+	late_ns -= cpu_ns; /* the CPU is spun at the end of the lateness */
+	spin_tsc = cpu_ns * w->tsc_hz / 1000000000;
+
+	if (req->mode == LULL_WAIT_INTR && w->intr_ok) {
+		end = wait_intr(w, req);
+		if (end == LULL_WAIT_RECHECK)
+			return end;
+		wait_nanosleep(late_ns);
+	} else {
+		wait_timed(w, req->ns + late_ns);
+	}
+	spin_tsc += rte_rdtsc();
+	while (rte_rdtsc() < spin_tsc)
+		rte_pause();
+	return end;
+}
+
 enum lull_wait_end
 lull_wait(struct lull_waiter *w, const struct lull_wait_req *req)
 {
+	if (unlikely(w->inject_on))
+		return wait_injected(w, req);
 	if (req->mode == LULL_WAIT_INTR && w->intr_ok)
 		return wait_intr(w, req);
 	wait_timed(w, req->ns);

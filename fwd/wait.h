@@ -38,6 +38,7 @@
 #include <rte_epoll.h>
 
 #include "config.h"
+#include "slowwake.h"
 
 #define LULL_TPAUSE_MAX_NS 50000
 
@@ -72,6 +73,10 @@ struct lull_waiter {
 	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
 	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
+	/** --wake-inject: a slow machine's lateness and CPU added to every wait */
+	bool inject_on;
+	unsigned int inject_k; /**< its lull_slowwake_name() index */
+	struct lull_slowwake inject;
 };
 
 enum lull_wait_mode {
@@ -94,6 +99,9 @@ struct lull_wait_req {
 	uint32_t (*recheck)(void *ctx); /**< interrupt: poll the queues once after arming */
 	void *ctx;
 };
+
+/** Add the preset lull_slowwake_name(k) to every wait of w (0: nothing), seeded by seed. */
+void lull_waiter_inject(struct lull_waiter *w, unsigned int k, uint64_t seed);
 
 /**
  * Pick the backend: auto takes the best this CPU has; an explicit kind the CPU

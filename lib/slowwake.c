@@ -5,6 +5,14 @@
 #include <math.h>
 #include <string.h>
 
+static const char *const names[LULL_SLOWWAKE_N] = {"off", "slow-vm"};
+
+const char *
+lull_slowwake_name(unsigned int k)
+{
+	return k < LULL_SLOWWAKE_N ? names[k] : NULL;
+}
+
 int
 lull_slowwake_preset(const char *name, struct lull_slowwake_params *p)
 {
@@ -61,21 +69,24 @@ one_in(struct lull_slowwake *s, uint32_t every)
 	return every > 0 && next(s) % every == 0;
 }
 
-uint64_t
-lull_slowwake_late_ns(struct lull_slowwake *s)
+static uint64_t
+late_ns(struct lull_slowwake *s)
 {
-	uint64_t late_ns = s->p.late_base_ns;
+	uint64_t ns = s->p.late_base_ns;
 
 	if (s->p.late_tail_mean_ns > 0)
-		late_ns += (uint64_t)(-log(unit(s)) * (double)s->p.late_tail_mean_ns);
+		ns += (uint64_t)(-log(unit(s)) * (double)s->p.late_tail_mean_ns);
 	if (one_in(s, s->p.stall_every))
-		late_ns += s->p.stall_min_ns +
-			   (uint64_t)(unit(s) * (double)(s->p.stall_max_ns - s->p.stall_min_ns));
-	return late_ns;
+		ns += s->p.stall_min_ns +
+		      (uint64_t)(unit(s) * (double)(s->p.stall_max_ns - s->p.stall_min_ns));
+	return ns;
 }
 
-uint64_t
-lull_slowwake_cpu_ns(struct lull_slowwake *s)
+void
+lull_slowwake_draw(struct lull_slowwake *s, uint64_t *late, uint64_t *cpu)
 {
-	return one_in(s, s->p.cpu_spike_every) ? s->p.cpu_spike_ns : s->p.cpu_ns;
+	*cpu = one_in(s, s->p.cpu_spike_every) ? s->p.cpu_spike_ns : s->p.cpu_ns;
+	*late = late_ns(s);
+	if (*late < *cpu)
+		*late = *cpu;
 }

@@ -33,8 +33,11 @@ struct lull_slowwake {
 	uint64_t rng; /**< xorshift64 state, never 0 */
 };
 
-/** The names lull_slowwake_preset() knows, for help and errors. */
-#define LULL_SLOWWAKE_PRESETS "off or slow-vm"
+/** How many presets lull_slowwake_name() names. */
+#define LULL_SLOWWAKE_N 2
+
+/** Preset k's name (0: "off", 1: "slow-vm"), NULL past the last. */
+const char *lull_slowwake_name(unsigned int k);
 
 /**
  * The parameters of a named preset: "off" (nothing added: every field 0) or
@@ -48,10 +51,11 @@ int lull_slowwake_on(const struct lull_slowwake_params *p);
 void lull_slowwake_init(
 	struct lull_slowwake *s, const struct lull_slowwake_params *p, uint64_t seed);
 
-/** The lateness to add to the next wake. */
-uint64_t lull_slowwake_late_ns(struct lull_slowwake *s);
-
-/** The CPU to charge to the next wait. */
-uint64_t lull_slowwake_cpu_ns(struct lull_slowwake *s);
+/**
+ * The next wait's draw: how much later it wakes (late_ns) and how much CPU it
+ * spends (cpu_ns). A slow host spends a wake's CPU before the thread runs
+ * again, so the CPU is part of the lateness: late_ns >= cpu_ns.
+ */
+void lull_slowwake_draw(struct lull_slowwake *s, uint64_t *late_ns, uint64_t *cpu_ns);
 
 #endif /* LULL_SLOWWAKE_H */

@@ -18,7 +18,8 @@
  * forwarded packet (16 Mpps on one core), a nanosleep costs ~25 us of CPU and
  * wakes 30-40 us late with a tail of milliseconds, an eventfd/epoll wake
  * ~30 us, ~1 us of round trip outside the forwarder (lull-gen and memif).
- * bare-metal: public figures, see docs/simulation.md.
+ * bare-metal: public figures, see docs/simulation.md. slow-vm: a slow KVM
+ * guest's wakes (lib/slowwake), the figures --wake-inject slow-vm adds.
  */
 int
 sim_preset(struct sim_pmd_model *m, const char *name)
@@ -46,6 +47,16 @@ sim_preset(struct sim_pmd_model *m, const char *name)
 		d.intr_cpu_ns = 30000;
 		d.intr_wake = (struct sim_dist){.kind = SIM_DIST_FIXED, .mean_ns = 30000};
 		d.path_ns = 1000;
+	} else if (strcmp(name, "slow-vm") == 0) {
+		/* this-vm's polls and packets; every wait's CPU and lateness are
+		 * lib/slowwake's slow-vm (issue 27's KVM guest), nothing else */
+		d.poll_ns = 60;
+		d.pkt_ns = 62;
+		d.wake = (struct sim_dist){.kind = SIM_DIST_FIXED, .mean_ns = 0};
+		d.intr_after_ns = 0;
+		d.intr_wake = (struct sim_dist){.kind = SIM_DIST_FIXED, .mean_ns = 0};
+		d.path_ns = 1000;
+		lull_slowwake_preset("slow-vm", &d.inject);
 	} else if (strcmp(name, "bare-metal") == 0) {
 		d.poll_ns = 20;
 		d.pkt_ns = 25;
@@ -106,6 +117,18 @@ read_numbers(const char *path, double scale_s, double **out, size_t *n, char *er
 
 #define T struct sim_options
 
+static int
+parse_wake_inject(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	int k = 0,
+	    ret = lull_opt_pick_by(row, arg, lull_slowwake_name, LULL_SLOWWAKE_N, &k, err, errlen);
+
+	if (ret == 0)
+		lull_slowwake_preset(arg, &((T *)target)->base.pmd.inject);
+	return ret;
+}
+
 /* The preset is applied before every other option (sim_options_parse), so that
  * later options change it; here it is only checked. */
 static int
@@ -116,7 +139,7 @@ parse_preset(const struct lull_opt *row, void *target, const char *arg, char *er
 	(void)target;
 	if (sim_preset(&m, arg) < 0)
 		return lull_opt_bad(
-			row, arg, -EINVAL, "expected this-vm or bare-metal", err, errlen);
+			row, arg, -EINVAL, "expected this-vm, bare-metal or slow-vm", err, errlen);
 	return 0;
 }
 
@@ -219,7 +242,8 @@ parse_day_length(
 static const struct lull_opt sim_opts[] = {
 	LULL_OPT_SECTION_ROW("Hardware"),
 	LULL_OPT_TEXT_ROW(T, preset, "preset", "P", "this-vm",
-		"this-vm (lull's development VM) or bare-metal; applied before the other options",
+		"this-vm (lull's development VM), bare-metal or slow-vm (a slow KVM guest's "
+		"wakes, lib/slowwake); applied before the other options",
 		NULL, 0, parse_preset, NULL),
 	LULL_OPT_UINT_ROW(
 		T, base.pmd.n_queues, "queues", "N", 1, SIM_MAX_QUEUES, "2", "rx queues polled", 0),
@@ -240,6 +264,10 @@ static const struct lull_opt sim_opts[] = {
 	LULL_OPT_TEXT_ROW(T, wake_samples, "wake-file", "FILE", NULL,
 		"lateness drawn from measured values (ns per line, or N.Ns)", NULL, 0,
 		parse_wake_file, NULL),
+	LULL_OPT_TEXT_ROW(T, base.pmd.inject, "wake-inject", "M", "the preset's",
+		"add a slow machine's wakes to the model, as lull's --wake-inject does: off or "
+		"slow-vm",
+		NULL, 0, parse_wake_inject, NULL),
 	LULL_OPT_DOUBLE_ROW(T, intr_after_ms, "intr-after-ms", "F", 0, 3.6e6, "the preset's",
 		"hand over to rx interrupts after this idle (0 = never)", 0),
 	LULL_OPT_DOUBLE_ROW(T, base.pmd.path_ns, "path-ns", "F", 0, 1e9, "the preset's",

@@ -174,6 +174,8 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 	struct lull_policy pol;
 	struct arrivals arr;
 	struct sim_rng rng;
+	struct lull_slowwake inj;
+	uint64_t inj_late_ns, inj_cpu_ns;
 	double now = 0, end = (double)c->duration_ns;
 	uint64_t budget_ns = lull_policy_budget_ns(&c->policy);
 	uint32_t rr = 0;
@@ -192,6 +194,7 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 		}
 	}
 	sim_rng_seed(&rng, c->seed);
+	lull_slowwake_init(&inj, &p->inject, c->seed + 1);
 	arrivals_init(&arr, &c->traffic, &rng);
 	{
 		struct lull_policy_params pp = c->policy;
@@ -252,19 +255,27 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 		if (lull_policy_mode(&pol) == LULL_MODE_INTR) {
 			/* rx interrupt: woken by the next arrival */
 			double wake = arr.next_ns < end ? arr.next_ns : end;
-			double t1 = (wake > now ? wake : now) + sim_dist_draw(&p->intr_wake, &rng);
+			double t1, cpu;
+
+			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
+			t1 = (wake > now ? wake : now) + sim_dist_draw(&p->intr_wake, &rng) +
+			     (double)inj_late_ns;
+			cpu = p->intr_cpu_ns + (double)inj_cpu_ns;
 
 			res->intr_waits++;
-			res->busy_ns += p->intr_cpu_ns;
-			lull_policy_wait_cpu(&pol, true, (uint64_t)p->intr_cpu_ns);
+			res->busy_ns += cpu;
+			lull_policy_wait_cpu(&pol, true, (uint64_t)cpu);
 			res->wait_ns += t1 - now;
 			now = t1;
 			continue;
 		}
 		if ((double)wait_ns < p->spin_below_ns) {
-			double act = (double)wait_ns + sim_dist_draw(&p->spin_late, &rng);
+			double act;
 
-			res->busy_ns += act;
+			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
+			act = (double)wait_ns + sim_dist_draw(&p->spin_late, &rng) +
+			      (double)inj_late_ns;
+			res->busy_ns += act + (double)inj_cpu_ns;
 			res->wait_ns += act;
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
@@ -272,16 +283,19 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			lull_policy_wait_cpu(&pol, false, (uint64_t)act);
 			res->budget_misses += act > (double)budget_ns;
 		} else {
-			double act = (double)wait_ns + sim_dist_draw(&p->wake, &rng);
+			double act, cpu;
 
+			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
+			act = (double)wait_ns + sim_dist_draw(&p->wake, &rng) + (double)inj_late_ns;
 			/* a wait costs its fixed CPU, but never more than it lasts */
-			res->busy_ns += act < p->wait_cpu_ns ? act : p->wait_cpu_ns;
+			cpu = (act < p->wait_cpu_ns ? act : p->wait_cpu_ns) + (double)inj_cpu_ns;
+
+			res->busy_ns += cpu;
 			res->wait_ns += act;
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
 			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
-			lull_policy_wait_cpu(&pol, false,
-				(uint64_t)(act < p->wait_cpu_ns ? act : p->wait_cpu_ns));
+			lull_policy_wait_cpu(&pol, false, (uint64_t)cpu);
 			res->budget_misses += act > (double)budget_ns;
 		}
 	}

@@ -24,6 +24,7 @@
 
 #include "hist.h"
 #include "policy.h"
+#include "slowwake.h"
 
 #define SIM_MAX_QUEUES 64
 
@@ -91,6 +92,9 @@ struct sim_pmd_model {
 	double intr_cpu_ns;        /**< CPU per interrupt wait */
 	struct sim_dist intr_wake; /**< from the arrival to the PMD running again */
 	double path_ns;            /**< fixed latency outside the PMD */
+	/** --wake-inject: a slow machine's lateness and CPU added to every wait, as lull's
+	 * injecting wait backend adds them (lib/slowwake) */
+	struct lull_slowwake_params inject;
 };
 
 struct sim_config {

@@ -75,9 +75,9 @@ slow_run(uint64_t period_ns, uint32_t budget_us, bool strict, uint64_t seed, str
 			r->kept_flips++;
 		last_kept = pol.kept;
 		if (s > 0) {
-			uint64_t late_ns = lull_slowwake_late_ns(&sw);
-			uint64_t cpu_ns = lull_slowwake_cpu_ns(&sw);
+			uint64_t late_ns, cpu_ns;
 
+			lull_slowwake_draw(&sw, &late_ns, &cpu_ns);
 			lull_policy_slept(&pol, s, s + late_ns);
 			lull_policy_wait_cpu(&pol, false, cpu_ns);
 			now_ns += s + late_ns;

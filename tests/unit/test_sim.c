@@ -141,6 +141,8 @@ test_options(void **state)
 		{{"--ramp", "1M:10s"}, "--ramp: bad value '1M:10s'"},
 		{{"--queues", "0"}, "--queues: bad value '0'"},
 		{{"--bogus"}, "unknown option '--bogus'"},
+		{{"--wake-inject", "slow-ish"},
+			"--wake-inject: bad value 'slow-ish' (expected off or slow-vm)"},
 	};
 	char err[256];
 
@@ -167,7 +169,35 @@ test_options(void **state)
 	assert_int_equal(o.profile.n, 2);
 	assert_true(fabs(o.base.traffic.line_rate_pps - 14880952.0) < 1);
 	assert_true(o.base.pmd.wait_cpu_ns < 5000); /* the bare-metal preset */
+	assert_false(lull_slowwake_on(&o.base.pmd.inject));
 	sim_options_free(&o);
+	char *slow[] = {(char *)"lull-sim", (char *)"--preset", (char *)"slow-vm"};
+	assert_int_equal(sim_options_parse(&o, 3, slow, err, sizeof(err)), 0);
+	assert_int_equal(o.base.pmd.inject.cpu_ns, 42000);
+	sim_options_free(&o);
+	char *off[] = {(char *)"lull-sim", (char *)"--preset", (char *)"slow-vm",
+		(char *)"--wake-inject", (char *)"off"};
+	assert_int_equal(sim_options_parse(&o, 5, off, err, sizeof(err)), 0);
+	assert_false(lull_slowwake_on(&o.base.pmd.inject));
+	sim_options_free(&o);
+}
+
+/* An injected slow wake adds to the model as lull's --wake-inject adds to a real
+ * wait: idle ovs at 100 us, 20 us later and 10 us more CPU a wait (the CPU part
+ * of the lateness): each cycle is 1 + 100 + 5 + 20 us, of which 1 + 2 + 10 CPU. */
+static void
+test_injection_closed_form(void **state)
+{
+	struct sim_config c;
+
+	(void)state;
+	base(&c, LULL_POLICY_OVS);
+	c.traffic.kind = SIM_TRAFFIC_IDLE;
+	c.pmd.inject = (struct lull_slowwake_params){.cpu_ns = 10000, .late_base_ns = 20000};
+	assert_int_equal(sim_run(&c, &res), 0);
+	double cpu = res.busy_ns / res.total_ns, want = 13000.0 / 126000.0;
+	if (fabs(cpu - want) > 0.01 * want)
+		fail_msg("CPU %.5f, analytic %.5f", cpu, want);
 }
 
 int
@@ -179,6 +209,7 @@ main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_burst_over_ring),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_injection_closed_form),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
