@@ -59,7 +59,7 @@ grep -q "budget 2 us: p99 out of reach here.*busy-polling" "$T_DIR/lull.log" ||
 python3 - "$T_DIR/gen.json" <<'PY' || die "lull-gen results"
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][0]
-assert p["sent"] > 15000 and p["received"] == p["sent"] and p["lost"] == 0, p
+assert p["sent"] > 10000 and p["received"] == p["sent"] and p["lost"] == 0, p
 print(f"gen: {p['sent']} sent = received")
 PY
 log "PASS"
