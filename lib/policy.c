@@ -303,20 +303,20 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 	uint64_t s = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
 	bool idle = pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT;
 
-	pol->kept = 0;
+	/* the budget, not the ring, is why nothing fits: say so (kept) */
+	pol->kept = lull_policy_measured(pol) &&
+				    fit(pol, pol->p.strict_budget ? late_ns : pol->cost.late_p50_ns,
+					    UINT64_MAX, pol->kept == LULL_POLICY_KEPT_NONE) == 0
+			    ? LULL_POLICY_KEPT_NONE
+			    : 0;
 	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
 	if (idle)
 		s = min_u64(s, ring_ns);
 	if (s >= pol->p.step_ns && s <= ring_ns &&
 		(idle || (!pol->p.strict_budget && lull_policy_measured(pol)))) {
-		if (!idle)
-			pol->kept = LULL_POLICY_KEPT_NONE;
 		pol->mode = rate_mode(pol, s);
 		return s;
 	}
-	/* strict, and the budget (not the ring) is why it polls: say so */
-	if (!idle && pol->p.strict_budget && fit(pol, late_ns, UINT64_MAX, false) == 0)
-		pol->kept = LULL_POLICY_KEPT_NONE;
 	/* the time first: the fit below is only worth a try once in LATE_PROBE_NS */
 	if (now_ns - pol->probe_ns < LATE_PROBE_NS ||
 		(pol->p.budget_ns >= late_ns + pol->p.step_ns &&
