@@ -85,10 +85,33 @@ lull_cost_keep_pct(unsigned int k)
 	return k < LULL_COST_KEEP_N ? keep_pct[k] : 0;
 }
 
+double
+lull_cost_late_excess_ns(const struct lull_cost *c, uint64_t x_ns)
+{
+	double sum = 0, x = (double)x_ns;
+
+	if (c->late_total == 0)
+		return 0;
+	for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++) {
+		double hi, lo;
+
+		if (c->late[b] == 0)
+			continue;
+		hi = (double)late_edge(b);
+		lo = b > 0 ? (double)late_edge(b - 1) : 0;
+		if (x <= lo)
+			sum += c->late[b] * ((hi + lo) / 2 - x);
+		else if (x < hi)
+			sum += c->late[b] * (hi - x) * (hi - x) / (2 * (hi - lo));
+	}
+	return sum / c->late_total;
+}
+
 /* Read the quantiles; with hysteresis (struct lull_cost), unless at once. */
 static void
 quantiles(struct lull_cost *c, bool at_once)
 {
+	c->late_reads++;
 	for (unsigned int k = 0; k < LULL_COST_KEEP_N; k++) {
 		uint64_t v = lull_cost_late_quantile(c, keep_pct[k] / 100.0);
 

@@ -51,6 +51,7 @@ struct lull_cost {
 	uint8_t late_downs[LULL_COST_KEEP_N];
 	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
 	uint64_t late_n;       /**< timed waits measured */
+	uint32_t late_reads;   /**< how many times the quantiles were read (a generation) */
 	uint64_t wait_mean_ns; /**< timed waits as they took, smoothed (a port that wakes the
 				    PMD on a packet - net_tap's signal - cuts them short) */
 	/** CPU per wait, smoothed over sampled waits; 0 until the first sample. */
@@ -78,6 +79,13 @@ void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu
 
 /** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
 uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
+
+/**
+ * E[max(0, L - x_ns)] over the recent timed waits' lateness L: how much later
+ * than x_ns a wake comes, on average, counting those that do not as 0 (each
+ * bucket's samples spread evenly over it). With x_ns = 0: the mean lateness.
+ */
+double lull_cost_late_excess_ns(const struct lull_cost *c, uint64_t x_ns);
 
 /** The percentile late_keep_ns[k] holds: 99, 95, 90, 75, 50. */
 unsigned int lull_cost_keep_pct(unsigned int k);

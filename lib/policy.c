@@ -256,19 +256,107 @@ rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
 	return pol->intr_mode ? LULL_MODE_INTR : LULL_MODE_SLEEP;
 }
 
-/* The sleep that keeps the budget when a wake is late by late_ns: as long as
- * the budget, the maximum and the ring allow, at least long enough for a
- * useful batch and for the wait's CPU to stay a small share of the cycle.
+/*
+ * The longest sleep (up to top_ns) whose wakes keep the budget B for all but
+ * a share miss of the packets. A packet that comes while the PMD waits (light
+ * traffic comes at any moment of a cycle: the sleep s, then the wake's
+ * lateness L) waits the rest of the cycle: it misses the budget when it came
+ * in the cycle's first s + L - B. Over many cycles the share of packets that
+ * miss is E[max(0, s + L - B)] / (s + E[L]): a rare long stall costs what it
+ * lasts, not a whole wake, and a sleep is not charged the p99 of its wake as
+ * if every packet came as the sleep began. The left side is convex in s and
+ * the right side linear: the sleeps that keep the share are an interval,
+ * found from the top by a coarse scan, then halving.
+ */
+static bool
+keeps(const struct lull_cost *c, uint64_t budget_ns, uint64_t s_ns, double miss, double mean_ns)
+{
+	/* a tenth of the share kept back: the histogram knows a value within its bucket */
+	return lull_cost_late_excess_ns(c, budget_ns - s_ns) <=
+	       0.9 * miss * ((double)s_ns + mean_ns);
+}
+
+static uint64_t
+budget_cap(const struct lull_policy *pol, double miss)
+{
+	const struct lull_cost *c = &pol->cost;
+	uint64_t b_ns = pol->p.budget_ns, top_ns = min_u64(b_ns, pol->p.max_sleep_ns);
+	uint64_t step_ns = top_ns / 32 + 1, ok_ns, bad_ns;
+	double mean_ns = lull_cost_late_excess_ns(c, 0);
+
+	if (keeps(c, b_ns, top_ns, miss, mean_ns))
+		return top_ns;
+	for (bad_ns = top_ns;; bad_ns -= step_ns) {
+		ok_ns = bad_ns > step_ns ? bad_ns - step_ns : 0;
+		if (keeps(c, b_ns, ok_ns, miss, mean_ns))
+			break;
+		if (ok_ns == 0)
+			return 0;
+	}
+	while (bad_ns - ok_ns > 256) {
+		uint64_t mid_ns = ok_ns + (bad_ns - ok_ns) / 2;
+
+		if (keeps(c, b_ns, mid_ns, miss, mean_ns))
+			ok_ns = mid_ns;
+		else
+			bad_ns = mid_ns;
+	}
+	return ok_ns;
+}
+
+/*
+ * The budget's cap at kept quantile k, from the lateness as last read: cached
+ * per read of the cost model, and with hysteresis (a cap goes down at once,
+ * the safe side, and up only once LULL_COST_DOWN_READS reads in a row gave
+ * more), so that the sleep does not flip with a noisy tail.
+ */
+static uint64_t
+cap_at(struct lull_policy *pol, unsigned int k)
+{
+	struct lull_policy_cap *cp = &pol->cap[k];
+	uint64_t v_ns;
+
+	if (!lull_policy_measured(pol))
+		return min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
+	if (cp->reads == pol->cost.late_reads && cp->budget_ns == pol->p.budget_ns &&
+		cp->max_ns == pol->p.max_sleep_ns)
+		return cp->cap_ns;
+	v_ns = budget_cap(pol, 1.0 - lull_cost_keep_pct(k) / 100.0);
+	if (cp->budget_ns != pol->p.budget_ns || cp->max_ns != pol->p.max_sleep_ns ||
+		v_ns <= cp->cap_ns) {
+		cp->cap_ns = v_ns;
+		cp->ups = 0;
+	} else if (cp->ups++ == 0 || v_ns < cp->up_ns) {
+		cp->up_ns = v_ns;
+	}
+	if (cp->ups >= LULL_COST_DOWN_READS) {
+		cp->cap_ns = cp->up_ns;
+		cp->ups = 0;
+	}
+	cp->reads = pol->cost.late_reads;
+	cp->budget_ns = pol->p.budget_ns;
+	cp->max_ns = pol->p.max_sleep_ns;
+	return cp->cap_ns;
+}
+
+uint64_t
+lull_policy_cap_ns(struct lull_policy *pol, unsigned int k)
+{
+	return k < LULL_COST_KEEP_N ? cap_at(pol, k) : 0;
+}
+
+/* The sleep that keeps the budget where it allows cap_ns (cap_at): as long as
+ * that, the maximum and the ring allow, at least long enough for a useful
+ * batch and for the wait's CPU to stay a small share of the cycle.
  * 0 when none fits; when climbing back to a better quantile, also when it
  * would be within half a wait's CPU of not fitting (hysteresis: a wait's CPU
  * and a quantile are noisy, and the sleep must not flip with them). */
 static uint64_t
-fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns, bool climb)
+fit(const struct lull_policy *pol, uint64_t cap_ns, uint64_t ring_ns, bool climb)
 {
-	uint64_t cap = pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0;
+	uint64_t cap = min_u64(min_u64(cap_ns, pol->p.max_sleep_ns), ring_ns);
 	uint64_t want, cost_ns, floor_ns;
 
-	cap = min_u64(min_u64(cap, pol->p.max_sleep_ns), ring_ns);
 	/* in double: a rate near zero would overflow an integer */
 	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
 		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
@@ -284,17 +372,17 @@ fit(const struct lull_policy *pol, uint64_t late_ns, uint64_t ring_ns, bool clim
 }
 
 /*
- * No sleep keeps even the median lateness within the budget (or the ring
- * leaves none). Idle (no packet expected in a wait), a late wake harms nobody
- * while polling would take a core - often from a machine that is late because
- * it is busy: sleep the budget. Light traffic, unless the operator asked for a
- * strict budget, sleeps the budget too: every wait misses it (counted) but a
- * power saver that busy-polls 1 kpps because the machine is slow fails at what
- * it is for. Traffic the ring bounds below the budget polls. Else poll; where the wake is the
- * reason (a p99 beyond the budget, or a wait whose median lateness or CPU leaves no sleep even
- * without the ring), now and then the past weighs half and a probe re-measures, so that a passing
- * hiccup (a host stall: a few waits of ms, one wait's CPU inflated by a preemption) stops sleeping
- * for tens of ms, not for good; a backend that stays late keeps its tail, the probes confirm it.
+ * No sleep keeps even half the packets within the budget (or the ring leaves
+ * none). Idle (no packet expected in a wait), a late wake harms nobody while
+ * polling would take a core - often from a machine that is late because it is
+ * busy: sleep the budget. Light traffic, unless the operator asked for a
+ * strict budget, sleeps the budget too: its misses are counted, but a power
+ * saver that busy-polls 1 kpps because the machine is slow fails at what it
+ * is for. Traffic the ring bounds below the budget polls. Else (strict) poll;
+ * where the wake is the reason, now and then the past weighs half and a probe
+ * re-measures, so that a passing hiccup (a host stall: a few waits of ms, one
+ * wait's CPU inflated by a preemption) stops sleeping for tens of ms, not for
+ * good; a backend that stays late keeps its tail, the probes confirm it.
  * Probes are not for a full ring.
  */
 static uint64_t
@@ -302,11 +390,13 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 {
 	uint64_t s = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
 	bool idle = pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT;
+	unsigned int last = pol->p.strict_budget ? 0 : LULL_COST_KEEP_N - 1;
+	bool wake_why =
+		lull_policy_measured(pol) && fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0;
 
 	/* the budget, not the ring, is why nothing fits: say so (kept) */
-	pol->kept = lull_policy_measured(pol) &&
-				    fit(pol, pol->p.strict_budget ? late_ns : pol->cost.late_p50_ns,
-					    UINT64_MAX, pol->kept == LULL_POLICY_KEPT_NONE) == 0
+	pol->kept = wake_why || (lull_policy_measured(pol) && pol->kept == LULL_POLICY_KEPT_NONE &&
+					fit(pol, cap_at(pol, last), UINT64_MAX, true) == 0)
 			    ? LULL_POLICY_KEPT_NONE
 			    : 0;
 	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
@@ -317,10 +407,8 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 		pol->mode = rate_mode(pol, s);
 		return s;
 	}
-	/* the time first: the fit below is only worth a try once in LATE_PROBE_NS */
-	if (now_ns - pol->probe_ns < LATE_PROBE_NS ||
-		(pol->p.budget_ns >= late_ns + pol->p.step_ns &&
-			fit(pol, pol->cost.late_p50_ns, UINT64_MAX, false) != 0))
+	/* the time first: the fit is only worth a try once in LATE_PROBE_NS */
+	if (now_ns - pol->probe_ns < LATE_PROBE_NS || !wake_why)
 		return 0;
 	pol->probe_ns = now_ns;
 	lull_cost_forget(&pol->cost);
@@ -328,15 +416,13 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 }
 
 /*
- * Spend the budget to save CPU: sleep as long as the budget minus the 99th
- * percentile of the lateness (a packet that arrives as a wait starts waits all
- * of it), the maximum and the ring allow (fit). Where the p99 leaves no sleep
- * (a machine whose wakes are slow: a VM's p99 near the budget), keep the
- * highest quantile that does - p95, p90, p75, p50 - rather than poll: the
- * misses are counted and the kept quantile is shown (kept); back up the
- * ladder only with a margin (fit's climb). Below the median, see unfit. Where
- * the queues interrupt, the model may prefer a wake per packet
- * (lull_policy_mode).
+ * Spend the budget to save CPU: sleep as long as keeps the budget for 99 %
+ * of the packets (cap_at), the maximum and the ring allow (fit). Where no
+ * sleep does (a machine whose wakes are slow: a VM's tail near the budget),
+ * keep the highest share that one does - 95, 90, 75, 50 % - rather than poll:
+ * the misses are counted and the kept quantile is shown (kept); back up the
+ * ladder only with a margin (fit's climb). Below half, see unfit. Where the
+ * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
  */
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
@@ -364,8 +450,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	for (unsigned int k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
 		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
 			break;
-		want = fit(
-			pol, k == 0 ? late_ns : pol->cost.late_keep_ns[k], ring_ns, k < pol->kept);
+		want = fit(pol, cap_at(pol, k), ring_ns, k < pol->kept);
 		if (want != 0)
 			pol->kept = k;
 	}

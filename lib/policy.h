@@ -57,6 +57,16 @@ struct lull_policy_params {
 	bool strict_budget;
 };
 
+/** rate: the longest sleep that keeps the budget at one kept quantile (policy.c: cap_at). */
+struct lull_policy_cap {
+	uint64_t cap_ns;
+	uint64_t up_ns;     /**< hysteresis: the least of the reads above cap_ns */
+	uint32_t ups;       /**< reads in a row above cap_ns */
+	uint32_t reads;     /**< the cost model's late_reads it was computed for */
+	uint64_t budget_ns; /**< and the budget */
+	uint64_t max_ns;    /**< and the maximum sleep */
+};
+
 /** How the PMD waits, as the last lull_policy_decide() chose. */
 enum lull_policy_mode {
 	LULL_MODE_POLL,  /**< no wait: poll again */
@@ -89,6 +99,7 @@ struct lull_policy {
 	 * more when no sleep keeps the budget at p99 on this machine; LULL_POLICY_KEPT_NONE
 	 * when none does and it sleeps the budget */
 	unsigned int kept;
+	struct lull_policy_cap cap[LULL_COST_KEEP_N]; /**< rate: per kept quantile */
 	uint64_t peak_win_ns;    /**< rate: the sleep the ring bound is judged over */
 	uint64_t probe_ns;       /**< rate: last lateness probe, when it cannot keep its budget */
 	uint64_t spell_start_ns; /**< when the rings were last known empty */
@@ -165,6 +176,13 @@ lull_policy_kept_late_ns(const struct lull_policy *pol)
 	return pol->cost
 		.late_keep_ns[pol->kept < LULL_POLICY_KEPT_NONE ? pol->kept : LULL_COST_KEEP_N - 1];
 }
+
+/**
+ * rate: the longest sleep that keeps the budget for lull_cost_keep_pct(k) % of
+ * the packets, given the lateness measured (a packet waits the rest of the
+ * sleep and the wake's lateness; 0 when none does).
+ */
+uint64_t lull_policy_cap_ns(struct lull_policy *pol, unsigned int k);
 
 /** What rate's budget is kept at, as the PMD published it (lull's log and lullctl). */
 struct lull_kept_view {

@@ -146,9 +146,10 @@ test_strict_budget_polls(void **state)
 	slow_run(periods_ns[0], 50, true, 7, &r);
 	show("strict", periods_ns[0], 50, &r);
 	assert_true(r.poll_pct > 90);
-	/* strict, with a budget this machine keeps at p99: the same as not strict */
-	slow_run(periods_ns[0], 250, true, 7, &r);
-	show("strict", periods_ns[0], 250, &r);
+	/* strict, with a budget this machine keeps at p99 (its stalls included: 1
+	 * wake in 2,000 late by 2-5 ms): it sleeps */
+	slow_run(periods_ns[0], 500, true, 7, &r);
+	show("strict", periods_ns[0], 500, &r);
 	assert_true(r.poll_pct < 5);
 }
 
