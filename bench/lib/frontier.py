@@ -9,21 +9,39 @@ worse" allows this VM's noise: CPU within 5 % of ovs's plus 1 point, p99
 within 5 %, loss no more than ovs's plus 0.01 % of the offered.
 
 usage: frontier.py OUT_DIR COMMAND
+       frontier.py --p99 OUT_DIR DEVICE CONFIG LOAD: CONFIG's median p99 at LOAD
+       (idle: at rate:1k) so far, in whole us: the budget match:CONFIG runs with
 """
 import csv
 import glob
+import math
 import os
 import statistics
 import subprocess
 import sys
 
+
+def read_rows(out):
+    rows = []
+    for f in sorted(glob.glob(os.path.join(out, "*-r*", "results.csv"))):
+        rnd = os.path.basename(os.path.dirname(f)).rsplit("-r", 1)[1]
+        for r in csv.DictReader(open(f)):
+            r["round"] = rnd
+            rows.append(r)
+    return rows
+
+
+if sys.argv[1] == "--p99":
+    out, dev, cfg, load = sys.argv[2:6]
+    want = "rate:1k" if load == "idle" else load
+    vals = [float(r["p99_us"]) for r in read_rows(out) if r["device"] == dev
+            and r["config"] == cfg and r["load"] == want and r["p99_us"] not in ("", "n/a")]
+    # none measured (no 1 kpps load): the setting's own maximum
+    print(math.ceil(statistics.median(vals)) if vals else cfg.rsplit(":", 1)[1])
+    sys.exit(0)
+
 out, command = sys.argv[1], sys.argv[2]
-rows = []
-for f in sorted(glob.glob(os.path.join(out, "*-r*", "results.csv"))):
-    rnd = os.path.basename(os.path.dirname(f)).rsplit("-r", 1)[1]
-    for r in csv.DictReader(open(f)):
-        r["round"] = rnd
-        rows.append(r)
+rows = read_rows(out)
 if not rows:
     sys.exit(f"frontier.py: no results under {out}")
 
@@ -94,8 +112,10 @@ for d in devices:
             if not c.startswith("ovs:") or (d, c, l) not in summary:
                 continue
             o = summary[(d, c, l)]
-            wins = [rc for rc in configs if (rc == "rate" or rc.startswith("rate:")) and no_worse(summary.get((d, rc, l)), o)]
-            verdict.append((d, l, c, wins))
+            wins = [rc for rc in configs if (rc == "rate" or rc.startswith("rate:") or rc == "match:" + c)
+                    and no_worse(summary.get((d, rc, l)), o)]
+            matched = (d, "match:" + c, l) in summary
+            verdict.append((d, l, c, wins, matched))
 
 lines = [f"# lull frontier\n", f"`{command}`; medians over rounds, (min-max) the spread.\n"]
 for d in devices:
@@ -113,9 +133,11 @@ for d in devices:
 lines.append("\n## rate against ovs, cell by cell\n")
 lines.append("| device | load | ovs setting | rate budgets no worse on CPU, p99 and loss |")
 lines.append("|---|---|---|---|")
-for d, l, c, wins in verdict:
+for d, l, c, wins, _ in verdict:
     lines.append(f"| {d} | {l} | {c} | {', '.join(wins) if wins else '**none**'} |")
 share = sum(1 for v in verdict if v[3]) / len(verdict) if verdict else float("nan")
+matched = [v for v in verdict if v[4]]
+m_share = (sum(1 for v in matched if "match:" + v[2] in v[3]) / len(matched)) if matched else float("nan")
 
 made = []
 # gnuplot, as bench/report: a panel per load, ovs and rate as lines, off as a point
@@ -126,7 +148,7 @@ for d in devices:
     for li, l in enumerate(dl):
         plots = []
         for fam, style in (("ovs", "lp pt 5 lc rgb '#c0392b'"), ("rate", "lp pt 7 lc rgb '#2471a3'"),
-                           ("off", "p pt 9 lc rgb 'black'")):
+                           ("match", "p pt 13 lc rgb '#1e8449'"), ("off", "p pt 9 lc rgb 'black'")):
             pts = [(summary[(d, c, l)]["p99_us"][0], summary[(d, c, l)]["cpu_pct"][0], c.split(":")[-1])
                    for c in configs if c.split(":")[0] == fam and (d, c, l) in summary
                    and summary[(d, c, l)]["p99_us"] and summary[(d, c, l)]["cpu_pct"]]
@@ -155,5 +177,7 @@ for d in devices:
 open(os.path.join(out, "frontier.md"), "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 print(f"\nfrontier: {out}/frontier.md, frontier.csv" + "".join(f", {p}" for p in made))
+print(f"share of (device, load, ovs setting) cells where rate at the matched budget (ovs's p99) is no worse: "
+      f"{sum(1 for v in matched if 'match:' + v[2] in v[3])}/{len(matched)} = {m_share:.2f}")
 print(f"share of (device, load, ovs setting) cells where a rate budget is no worse on CPU, p99 and loss: "
       f"{sum(1 for v in verdict if v[3])}/{len(verdict)} = {share:.2f}")
