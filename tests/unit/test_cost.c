@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The cost model's lateness distribution and wait costs (lib/cost). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,6 +62,31 @@ test_window_and_forget(void **state)
 	assert_true(c.late_p99_ns <= 24000);
 }
 
+/* E[max(0, L - x)]: every sample in 30 us's bucket [28672, 32768) ns, spread
+ * evenly: the mean is the bucket's middle, nothing is later than its top, and
+ * at the middle the excess is a quarter of the half-bucket (512 ns). */
+static void
+test_late_excess(void **state)
+{
+	struct lull_cost c;
+
+	(void)state;
+	lull_cost_init(&c);
+	assert_true(lull_cost_late_excess_ns(&c, 0) == 0); /* nothing measured */
+	for (int i = 0; i < 100; i++)
+		lull_cost_late(&c, 30000);
+	assert_true(fabs(lull_cost_late_excess_ns(&c, 0) - 30720) < 1);
+	assert_true(lull_cost_late_excess_ns(&c, 40000) == 0);
+	assert_true(fabs(lull_cost_late_excess_ns(&c, 30720) - 512) < 1);
+	/* one wake in 100 stalled 3 ms adds ~30 us to the excess beyond 1 ms */
+	lull_cost_init(&c);
+	for (int i = 0; i < 100; i++)
+		lull_cost_late(&c, i == 50 ? 3000000 : 30000);
+	double e = lull_cost_late_excess_ns(&c, 1000000);
+	if (e < 18000 || e > 22000) /* (3 ms's bucket middle - 1 ms) / 100 */
+		fail_msg("excess beyond 1 ms: %.0f ns", e);
+}
+
 static void
 test_wait_costs(void **state)
 {
@@ -88,6 +114,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quantiles_err_late),
 		cmocka_unit_test(test_window_and_forget),
+		cmocka_unit_test(test_late_excess),
 		cmocka_unit_test(test_wait_costs),
 	};
 
