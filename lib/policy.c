@@ -12,9 +12,10 @@
 #define PEAK_TAU_NS    1000000000u
 
 /* A timed wait's CPU should be at most 1/WAKE_SHARE of the time between two
- * polls: where a wake costs 25 us (this VM) sleeps are >= 8x that minus the
- * lateness; where it costs 1.5 us (tpause, bare metal) short sleeps are fine. */
-#define WAKE_SHARE 8u
+ * polls: where a wake costs 25 us (this VM) sleeps are >= 6x that minus the
+ * lateness; where it costs 1.5 us (tpause, bare metal) short sleeps are fine.
+ * Where a budget allows less, rate keeps it for fewer packets (not strict). */
+#define WAKE_SHARE 6u
 
 /* A backend whose 99th percentile lateness alone exceeds the budget: poll, and
  * take one short wait per LATE_PROBE_NS to see whether it got better. */
@@ -345,6 +346,17 @@ lull_policy_cap_ns(struct lull_policy *pol, unsigned int k)
 	return k < LULL_COST_KEEP_N ? cap_at(pol, k) : 0;
 }
 
+/* The shortest sleep whose wake costs at most 1/WAKE_SHARE of the cycle. */
+static uint64_t
+floor_of(const struct lull_policy *pol)
+{
+	uint64_t cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+
+	return WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
+		       ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
+		       : 0;
+}
+
 /* The sleep that keeps the budget where it allows cap_ns (cap_at): as long as
  * that, the maximum and the ring allow, at least long enough for a useful
  * batch and for the wait's CPU to stay a small share of the cycle.
@@ -355,16 +367,13 @@ static uint64_t
 fit(const struct lull_policy *pol, uint64_t cap_ns, uint64_t ring_ns, bool climb)
 {
 	uint64_t cap = min_u64(min_u64(cap_ns, pol->p.max_sleep_ns), ring_ns);
-	uint64_t want, cost_ns, floor_ns;
+	uint64_t want, cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED),
+		       floor_ns = floor_of(pol);
 
 	/* in double: a rate near zero would overflow an integer */
 	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
 		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
 		       : cap;
-	cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
-	floor_ns = WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
-			   ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
-			   : 0;
 	want = min_u64(want > floor_ns ? want : floor_ns, cap);
 	if (climb && cap * 2 <= cost_ns * 3)
 		return 0;
@@ -428,6 +437,7 @@ static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
 	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want = 0;
+	unsigned int k;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
@@ -447,13 +457,20 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 			  : r_ns > 0                        ? (uint64_t)r_ns
 							    : 0;
 	}
-	for (unsigned int k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
+	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
 		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
 			break;
 		want = fit(pol, cap_at(pol, k), ring_ns, k < pol->kept);
-		if (want != 0)
-			pol->kept = k;
+		/* a share whose sleep would spend over 1/WAKE_SHARE of the time waking:
+		 * a lower share, if one lets the PMD sleep longer (not strict); back
+		 * up only a tenth clear of that floor */
+		if (want != 0 && !pol->p.strict_budget &&
+			want < floor_of(pol) + (k < pol->kept ? floor_of(pol) / 10 : 0) &&
+			k + 1 < LULL_COST_KEEP_N && cap_at(pol, k + 1) > want)
+			want = 0;
 	}
+	if (want != 0)
+		pol->kept = k - 1;
 	if (want == 0)
 		return unfit(pol, now_ns, late_ns, ring_ns);
 	pol->mode = rate_mode(pol, want);
