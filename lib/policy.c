@@ -400,19 +400,22 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 	uint64_t s = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
 	bool idle = pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT;
 	unsigned int last = pol->p.strict_budget ? 0 : LULL_COST_KEEP_N - 1;
-	bool wake_why =
-		lull_policy_measured(pol) && fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0;
+	/* the wake (its lateness, or a wait's CPU) rather than the ring; nothing
+	 * measured yet (a PMD that only took interrupt waits, whose CPU stands in
+	 * for a timed wait's) counts as the wake: a timed wait will measure it */
+	bool measured = lull_policy_measured(pol);
+	bool wake_why = !measured || fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0;
 
 	/* the budget, not the ring, is why nothing fits: say so (kept) */
-	pol->kept = wake_why || (lull_policy_measured(pol) && pol->kept == LULL_POLICY_KEPT_NONE &&
-					fit(pol, cap_at(pol, last), UINT64_MAX, true) == 0)
+	pol->kept = measured && (wake_why ||
+					(pol->kept == LULL_POLICY_KEPT_NONE &&
+						fit(pol, cap_at(pol, last), UINT64_MAX, true) == 0))
 			    ? LULL_POLICY_KEPT_NONE
 			    : 0;
 	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
 	if (idle)
 		s = min_u64(s, ring_ns);
-	if (s >= pol->p.step_ns && s <= ring_ns &&
-		(idle || (!pol->p.strict_budget && lull_policy_measured(pol)))) {
+	if (s >= pol->p.step_ns && s <= ring_ns && (idle || !pol->p.strict_budget)) {
 		pol->mode = rate_mode(pol, s);
 		return s;
 	}
