@@ -406,10 +406,10 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 	bool measured = lull_policy_measured(pol);
 	bool wake_why = !measured || fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0;
 
-	/* the budget, not the ring, is why nothing fits: say so (kept) */
-	pol->kept = measured && (wake_why ||
-					(pol->kept == LULL_POLICY_KEPT_NONE &&
-						fit(pol, cap_at(pol, last), UINT64_MAX, true) == 0))
+	/* the budget, not the ring, is why nothing fits: say so (kept); a climb
+	 * out of none needs fit's margin (it refuses whatever the plain fit does) */
+	pol->kept = measured && fit(pol, cap_at(pol, last), UINT64_MAX,
+					pol->kept == LULL_POLICY_KEPT_NONE) == 0
 			    ? LULL_POLICY_KEPT_NONE
 			    : 0;
 	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
@@ -439,7 +439,7 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
-	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want = 0;
+	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want = 0, floor_ns;
 	unsigned int k;
 
 	rate_update(pol, now_ns, n, busy, full);
@@ -460,6 +460,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 			  : r_ns > 0                        ? (uint64_t)r_ns
 							    : 0;
 	}
+	floor_ns = floor_of(pol);
 	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
 		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
 			break;
@@ -468,7 +469,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 		 * a lower share, if one lets the PMD sleep longer (not strict); back
 		 * up only a tenth clear of that floor */
 		if (want != 0 && !pol->p.strict_budget &&
-			want < floor_of(pol) + (k < pol->kept ? floor_of(pol) / 10 : 0) &&
+			want < floor_ns + (k < pol->kept ? floor_ns / 10 : 0) &&
 			k + 1 < LULL_COST_KEEP_N && cap_at(pol, k + 1) > want)
 			want = 0;
 	}
