@@ -24,6 +24,7 @@
 #include "policy.h"
 #include "portconf.h"
 #include "sleepopt.h"
+#include "slowwake.h"
 
 #define LULL_MAX_PMDS     64  /**< PMD threads */
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
@@ -112,7 +113,7 @@ struct lull_config {
 	/* Sleeping (lib/policy, fwd/wait). */
 	struct lull_sleep_opts sleep; /**< the options lull-sim shares (lib/sleepopt) */
 	enum lull_wake_kind wake;
-	unsigned int wake_inject; /**< --wake-inject: a lull_slowwake_name() index, 0 = off */
+	struct lull_slowwake_params wake_inject; /**< --wake-inject (all 0: off) */
 	uint32_t timer_slack_ns;
 	struct lull_port_pair
 		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */

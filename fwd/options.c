@@ -13,7 +13,6 @@
 #include "config.h"
 #include "opt.h"
 #include "parse.h"
-#include "slowwake.h"
 
 #define CFG(row, target) ((struct lull_config *)(target)) /* row: for the reader */
 #define CCFG(target)     ((const struct lull_config *)(target))
@@ -64,25 +63,6 @@ show_ctl(const struct lull_opt *row, const void *target, char *buf, size_t len)
 {
 	(void)row;
 	snprintf(buf, len, "%s", ctl_modes[CCFG(target)->ctl_read_only]);
-}
-
-static int
-parse_wake_inject(
-	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	int k = 0,
-	    ret = lull_opt_pick_by(row, arg, lull_slowwake_name, LULL_SLOWWAKE_N, &k, err, errlen);
-
-	if (ret == 0)
-		CFG(row, target)->wake_inject = (unsigned int)k;
-	return ret;
-}
-
-static void
-show_wake_inject(const struct lull_opt *row, const void *target, char *buf, size_t len)
-{
-	(void)row;
-	snprintf(buf, len, "%s", lull_slowwake_name(CCFG(target)->wake_inject));
 }
 
 static int
@@ -464,7 +444,7 @@ static const struct lull_opt lull_opts[] = {
 		"tests and benchmarks: a slow machine's wakes on any machine. slow-vm adds to "
 		"every wait 42 us of CPU (1 wait in 100: 160 us) and 30 us + exp(23 us) of "
 		"lateness, 1 wake in 2,000 2-5 ms more (lib/slowwake.h)",
-		NULL, SET, parse_wake_inject, show_wake_inject),
+		NULL, SET, lull_slowwake_opt_parse, lull_slowwake_opt_show),
 	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000, "1",
 		"PMD threads' timer slack", SET),
 	LULL_OPT_UINT_ROW(T, intr_after_ms, "intr-after-ms", "MS", 0, 3600000, "200",

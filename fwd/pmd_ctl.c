@@ -42,7 +42,7 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
 	if (*ret < 0)
 		goto fail;
-	lull_waiter_inject(&prm->waiter, cfg->wake_inject, (uint64_t)lcore + 1);
+	lull_waiter_inject(&prm->waiter, &cfg->wake_inject, (uint64_t)lcore + 1);
 	prm->timer_slack_ns = cfg->timer_slack_ns;
 	prm->drain_us = cfg->drain_us;
 	prm->yield_hz = cfg->yield_hz;

@@ -242,7 +242,8 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(c, "window", prm->policy.window);
 	rte_tel_data_add_dict_u64(c, "linger_us", prm->policy.linger_ns / 1000);
 	rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
-	rte_tel_data_add_dict_string(c, "wake_inject", lull_slowwake_name(prm->waiter.inject_k));
+	rte_tel_data_add_dict_string(
+		c, "wake_inject", lull_slowwake_name_of(&prm->waiter.inject.p));
 	rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
 	rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
 	rte_tel_data_add_dict_u64(c, "intr_wait_max_ms", (uint64_t)prm->waiter.intr_wait_max_ms);

@@ -370,18 +370,10 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 }
 
 void
-lull_waiter_inject(struct lull_waiter *w, unsigned int k, uint64_t seed)
+lull_waiter_inject(struct lull_waiter *w, const struct lull_slowwake_params *p, uint64_t seed)
 {
-	struct lull_slowwake_params p;
-	const char *name = lull_slowwake_name(k);
-
-	if (name == NULL || lull_slowwake_preset(name, &p) < 0) {
-		k = 0;
-		lull_slowwake_preset("off", &p);
-	}
-	w->inject_k = k;
-	w->inject_on = lull_slowwake_on(&p) != 0;
-	lull_slowwake_init(&w->inject, &p, seed);
+	w->inject_on = lull_slowwake_on(p) != 0;
+	lull_slowwake_init(&w->inject, p, seed);
 }
 
 /* --wake-inject: the wait as the backend does it, later by a drawn lateness,

@@ -75,7 +75,6 @@ struct lull_waiter {
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
 	/** --wake-inject: a slow machine's lateness and CPU added to every wait */
 	bool inject_on;
-	unsigned int inject_k; /**< its lull_slowwake_name() index */
 	struct lull_slowwake inject;
 };
 
@@ -100,8 +99,8 @@ struct lull_wait_req {
 	void *ctx;
 };
 
-/** Add the preset lull_slowwake_name(k) to every wait of w (0: nothing), seeded by seed. */
-void lull_waiter_inject(struct lull_waiter *w, unsigned int k, uint64_t seed);
+/** Add p's slow wakes to every wait of w (all 0: nothing), drawn from seed. */
+void lull_waiter_inject(struct lull_waiter *w, const struct lull_slowwake_params *p, uint64_t seed);
 
 /**
  * Pick the backend: auto takes the best this CPU has; an explicit kind the CPU

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const names[LULL_SLOWWAKE_N] = {"off", "slow-vm"};
@@ -31,6 +32,38 @@ lull_slowwake_preset(const char *name, struct lull_slowwake_params *p)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+const char *
+lull_slowwake_name_of(const struct lull_slowwake_params *p)
+{
+	struct lull_slowwake_params q;
+
+	for (unsigned int k = 0; k < LULL_SLOWWAKE_N; k++)
+		if (lull_slowwake_preset(names[k], &q) == 0 && memcmp(&q, p, sizeof(q)) == 0)
+			return names[k];
+	return "custom";
+}
+
+int
+lull_slowwake_opt_parse(
+	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
+{
+	int k = 0,
+	    ret = lull_opt_pick_by(row, arg, lull_slowwake_name, LULL_SLOWWAKE_N, &k, err, errlen);
+
+	if (ret == 0)
+		lull_slowwake_preset(
+			arg, (struct lull_slowwake_params *)((char *)target + row->offset));
+	return ret;
+}
+
+void
+lull_slowwake_opt_show(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s",
+		lull_slowwake_name_of(
+			(const struct lull_slowwake_params *)((const char *)target + row->offset)));
 }
 
 int

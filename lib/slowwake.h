@@ -18,6 +18,8 @@
 
 #include <stdint.h>
 
+#include "opt.h"
+
 struct lull_slowwake_params {
 	uint64_t cpu_ns;            /**< CPU of a wait */
 	uint32_t cpu_spike_every;   /**< 1 wait in this many is charged cpu_spike_ns (0 = none) */
@@ -44,6 +46,14 @@ const char *lull_slowwake_name(unsigned int k);
  * "slow-vm". @return 0, or -EINVAL for another name.
  */
 int lull_slowwake_preset(const char *name, struct lull_slowwake_params *p);
+
+/** The preset whose parameters p holds ("off" for none), else "custom". */
+const char *lull_slowwake_name_of(const struct lull_slowwake_params *p);
+
+/** A row's parser and show for a struct lull_slowwake_params field, given by
+ * preset name (lull's and lull-sim's --wake-inject). */
+lull_opt_parse_fn lull_slowwake_opt_parse;
+lull_opt_show_fn lull_slowwake_opt_show;
 
 /** Whether p adds anything. */
 int lull_slowwake_on(const struct lull_slowwake_params *p);

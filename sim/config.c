@@ -117,18 +117,6 @@ read_numbers(const char *path, double scale_s, double **out, size_t *n, char *er
 
 #define T struct sim_options
 
-static int
-parse_wake_inject(
-	const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	int k = 0,
-	    ret = lull_opt_pick_by(row, arg, lull_slowwake_name, LULL_SLOWWAKE_N, &k, err, errlen);
-
-	if (ret == 0)
-		lull_slowwake_preset(arg, &((T *)target)->base.pmd.inject);
-	return ret;
-}
-
 /* The preset is applied before every other option (sim_options_parse), so that
  * later options change it; here it is only checked. */
 static int
@@ -267,7 +255,7 @@ static const struct lull_opt sim_opts[] = {
 	LULL_OPT_TEXT_ROW(T, base.pmd.inject, "wake-inject", "M", "the preset's",
 		"add a slow machine's wakes to the model, as lull's --wake-inject does: off or "
 		"slow-vm",
-		NULL, 0, parse_wake_inject, NULL),
+		NULL, 0, lull_slowwake_opt_parse, NULL),
 	LULL_OPT_DOUBLE_ROW(T, intr_after_ms, "intr-after-ms", "F", 0, 3.6e6, "the preset's",
 		"hand over to rx interrupts after this idle (0 = never)", 0),
 	LULL_OPT_DOUBLE_ROW(T, base.pmd.path_ns, "path-ns", "F", 0, 1e9, "the preset's",
