@@ -195,9 +195,9 @@ lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsig
 			RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_ADD, NULL);
 
 		if (ret < 0) {
+			*bad = i; /* before the rollback counts i down */
 			while (i-- > 0)
 				intr_ctl(&w->queues[i], RTE_INTR_EVENT_DEL);
-			*bad = i;
 			return ret;
 		}
 	}
