@@ -130,10 +130,12 @@ lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 1000000};
 	pid_t tids[LULL_MAX_PMDS];
-	unsigned int cpus[LULL_MAX_PMDS];
+	cpu_set_t cpus; /* every CPU of every PMD lcore: rte_lcore_to_cpu_id is a core id */
 	const struct lull_prio none = {LULL_PRIO_NONE, 0};
+	rte_cpuset_t set;
 	int ret;
 
+	CPU_ZERO(&cpus);
 	/* each PMD stores its thread id before it acknowledges its first block */
 	for (unsigned int i = 0; i < fwd->n_launched; i++) {
 		for (unsigned int w = 0;
@@ -142,9 +144,8 @@ lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
 			w++)
 			nanosleep(&tick, NULL);
 		tids[i] = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire);
-		cpus[i] = rte_lcore_to_cpu_id((int)fwd->pmds[i]->lcore) >= 0
-				  ? (unsigned int)rte_lcore_to_cpu_id((int)fwd->pmds[i]->lcore)
-				  : 0;
+		set = rte_lcore_cpuset(fwd->pmds[i]->lcore);
+		CPU_OR(&cpus, &cpus, &set);
 		if (tids[i] == 0) {
 			snprintf(err, errlen, "PMD on lcore %u did not start within %d ms",
 				fwd->pmds[i]->lcore, LULL_CTL_ACK_TIMEOUT_MS);
@@ -153,7 +154,7 @@ lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
 	}
 	ret = apply_priority(fwd, &fwd->cfg.pmd_priority, &none, true, err, errlen);
 	if (ret == 0)
-		ret = lull_isolate_control(&fwd->cfg, tids, cpus, fwd->n_launched, err, errlen);
+		ret = lull_isolate_control(&fwd->cfg, tids, fwd->n_launched, &cpus, err, errlen);
 	return ret;
 }
 

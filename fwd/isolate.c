@@ -65,9 +65,9 @@ cpus_text(const cpu_set_t *set, char *buf, size_t len)
 
 int
 lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
-	const unsigned int *pmd_cpus, unsigned int n_pmds, char *err, size_t errlen)
+	unsigned int n_pmds, const cpu_set_t *pmds, char *err, size_t errlen)
 {
-	cpu_set_t want, pmds, overlap;
+	cpu_set_t want, overlap;
 	unsigned int moved = 0, shared = 0;
 	long n_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct dirent *de;
@@ -75,10 +75,7 @@ lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
 	DIR *dir;
 
 	CPU_ZERO(&want);
-	CPU_ZERO(&pmds);
 	CPU_ZERO(&overlap);
-	for (unsigned int i = 0; i < n_pmds; i++)
-		CPU_SET(pmd_cpus[i], &pmds);
 	for (unsigned int i = 0; i < cfg->n_control_cpus; i++) {
 		if ((long)cfg->control_cpus[i] >= n_cpus) {
 			snprintf(err, errlen,
@@ -111,7 +108,7 @@ lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
 		if (sched_getaffinity(tid, sizeof(now), &now) == 0) {
 			cpu_set_t both;
 
-			CPU_AND(&both, &now, &pmds);
+			CPU_AND(&both, &now, pmds);
 			if (CPU_COUNT(&both) > 0) {
 				CPU_OR(&overlap, &overlap, &both);
 				shared++;

@@ -9,6 +9,7 @@
 #ifndef LULL_ISOLATE_H
 #define LULL_ISOLATE_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -27,12 +28,12 @@ int lull_isolate_priority(
 /**
  * Pin every thread of this process except the PMDs (pmd_tids) to the CPUs of
  * --control-cores, if given; then warn when a non-PMD thread may run on a PMD's
- * CPU (pmd_cpus: the CPU of each PMD).
+ * CPU (pmds: every CPU a PMD's lcore may run on).
  *
  * @return 0, or a negative errno with a message in err.
  */
 int lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
-	const unsigned int *pmd_cpus, unsigned int n_pmds, char *err, size_t errlen);
+	unsigned int n_pmds, const cpu_set_t *pmds, char *err, size_t errlen);
 
 /** A line about RT throttling (sched_rt_runtime_us), for when a PMD runs SCHED_FIFO. */
 void lull_isolate_log_rt_throttling(void);
