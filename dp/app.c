@@ -26,8 +26,14 @@ lull_quit_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* every signal that ends a terminal session or a service stops through the
+	 * same teardown (PM QoS, PMD priorities and ports put back) */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	/* a closed stdout (`lull | tee`, then Ctrl-C) fails the write, not the process */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 bool

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * Process-level helpers shared by lull and lull-gen: SIGINT/SIGTERM as a flag
+ * Process-level helpers shared by lull and lull-gen: SIGINT/SIGTERM/SIGHUP/SIGQUIT as a flag
  * (the handler only stores to an atomic, the main loop polls it), the "--"
  * split of argv, and the EAL start. Main thread only.
  */
@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/** Install the handlers for SIGINT and SIGTERM. */
+/** Install the handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT; ignore SIGPIPE. */
 void lull_quit_install(void);
 
 /** True once a stop signal arrived. */

@@ -12,6 +12,11 @@
 . "$(dirname "$0")/lib.sh"
 LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 f=/sys/devices/system/cpu/cpu1/power/pm_qos_resume_latency_us
+# a failed case may leave lull's value: put the machine's back at exit
+if [ -w "$f" ]; then
+	q_orig=$(cat "$f")
+	trap 'h_cleanup; echo "$q_orig" >"$f" 2>/dev/null || true' EXIT
+fi
 
 # run NAME VALUE WANT [SIGNAL [LCORES]]: lull with --pmd-resume-latency-us VALUE
 # (EAL cores LCORES, -l 0,1 unless given); the file says WANT while it runs and
