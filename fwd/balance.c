@@ -73,22 +73,62 @@ window_start(struct lull_fwd *fwd)
 			b->q_cycles[p][q] = queue_cycles(fwd, p, q);
 }
 
+/* Phase two failed after phase one let the queues go: back to their PMDs
+ * (old), so that none is left unpolled; err keeps the failure, with the
+ * outcome of the way back. */
+static void
+roll_back(struct lull_fwd *fwd, const struct lull_config *old, const char *why, char *err,
+	size_t errlen)
+{
+	char e[256], back[256];
+	char what[200];
+	int ret;
+
+	snprintf(e, sizeof(e), "%s", err);
+	snprintf(what, sizeof(what), "%s (rolled back)", why);
+	ret = lull_control_apply_locked(fwd, old, what, back, sizeof(back));
+	if (ret == 0 || ret == -ETIMEDOUT)
+		snprintf(err, errlen, "%s: %s; the queues went back to their PMDs", why, e);
+	else
+		snprintf(err, errlen, "%s: %s; and back: %s (queues without a PMD are homed "
+				      "at the next tick)",
+			why, e, back);
+	LULL_LOG(WARNING, "%s", err);
+}
+
 /*
  * Phase one publishes cfg with every queue that changes PMD polled by none; once
- * every PMD took it, phase two publishes cfg itself. Counts and logs the move.
+ * every PMD took it, phase two publishes cfg itself. Phase two is checked
+ * before phase one is published (a PMD past its queues, a tx buffer that
+ * cannot be had: nothing moves); should it still fail, the queues go back to
+ * their PMDs. Counts and logs the move.
  */
 static int
 apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why, char *err,
 	size_t errlen)
 {
-	struct lull_config *mid = malloc(sizeof(*mid));
+	struct lull_config *mid = malloc(sizeof(*mid)), *old = malloc(sizeof(*old));
 	unsigned int n = 0;
 	uint64_t t0_tsc = rte_rdtsc();
 	char what[200];
 	int ret;
 
-	if (mid == NULL)
+	if (mid == NULL || old == NULL) {
+		free(mid);
+		free(old);
 		return lull_errf(err, errlen, -ENOMEM, "%s: out of memory", why);
+	}
+	ret = lull_control_check_locked(fwd, cfg, err, errlen);
+	if (ret < 0) {
+		char e[256];
+
+		snprintf(e, sizeof(e), "%s", err);
+		snprintf(err, errlen, "%s: %s; nothing moved", why, e);
+		free(mid);
+		free(old);
+		return ret;
+	}
+	*old = fwd->cfg;
 	*mid = *cfg;
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++)
@@ -108,13 +148,19 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 			"%s: a PMD did not let its queue(s) go within %d ms; the move completes "
 			"as soon as it does",
 			why, LULL_CTL_ACK_TIMEOUT_MS);
+		free(old);
 		return ret;
 	}
 	free(mid);
-	if (ret < 0)
+	if (ret < 0) {
+		free(old);
 		return ret;
+	}
 	snprintf(what, sizeof(what), "%s%s", why, n ? " (2/2: take over)" : "");
 	ret = lull_control_apply_locked(fwd, cfg, what, err, errlen);
+	if (ret < 0 && ret != -ETIMEDOUT && n > 0)
+		roll_back(fwd, old, why, err, errlen);
+	free(old);
 	if (ret == 0 || ret == -ETIMEDOUT) {
 		struct lull_balance *b = &fwd->bal;
 
@@ -201,18 +247,23 @@ q_load(const struct lull_fwd *fwd, unsigned int p, unsigned int q)
 /* The queue list of a decision: under fwd->lock. */
 static struct lull_cons_queue bal_qs[LULL_MAX_PORTS * LULL_MAX_QUEUES];
 
-/* Every forwarded, polled queue of cfg with its load, for lib/consolidate. */
+/* Every forwarded queue of cfg with its load, for lib/consolidate; one that no
+ * PMD polls (a move that could not complete) is listed on PMD 0 when homeless
+ * (so that lull_cons_assign gives it one), left out otherwise. */
 static unsigned int
-queue_list(const struct lull_fwd *fwd, const struct lull_config *cfg, struct lull_cons_queue *qs)
+queue_list(const struct lull_fwd *fwd, const struct lull_config *cfg, struct lull_cons_queue *qs,
+	bool homeless)
 {
 	unsigned int n = 0;
 
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
-			if (!queue_forwarded(fwd, cfg, p) || cfg->rxq_pmd[p][q] >= cfg->n_pmds)
+			bool none = cfg->rxq_pmd[p][q] >= cfg->n_pmds;
+
+			if (!queue_forwarded(fwd, cfg, p) || (none && !homeless))
 				continue;
 			qs[n].id = p * LULL_MAX_QUEUES + q;
-			qs[n].pmd = cfg->rxq_pmd[p][q];
+			qs[n].pmd = none ? 0 : cfg->rxq_pmd[p][q];
 			qs[n].pinned = pinned(cfg, p, q);
 			qs[n++].load = q_load(fwd, p, q);
 		}
@@ -243,12 +294,19 @@ lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
 	if (!fwd->accepting || fwd->gone)
 		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");
 	if (ret == 0) {
-		unsigned int n = queue_list(fwd, &fwd->cfg, qs);
+		unsigned int n = queue_list(fwd, &fwd->cfg, qs, true);
 
 		*cfg = fwd->cfg;
-		lull_cons_assign(qs, n, cfg->n_pmds, NULL, every, load, 1e300);
-		queue_list_apply(cfg, qs, n);
-		ret = apply_moves_locked(fwd, cfg, "pmd-rxq-rebalance", err, errlen);
+		if (!lull_cons_assign(qs, n, cfg->n_pmds, NULL, every, load, 1e300,
+			    LULL_PMD_MAX_RXQS))
+			ret = lull_errf(err, errlen, -E2BIG,
+				"pmd-rxq-rebalance: %u rx queues do not fit on %u PMDs of at most "
+				"%d each (with the pinned ones where they are)",
+				n, cfg->n_pmds, LULL_PMD_MAX_RXQS);
+		if (ret == 0) {
+			queue_list_apply(cfg, qs, n);
+			ret = apply_moves_locked(fwd, cfg, "pmd-rxq-rebalance", err, errlen);
+		}
 	}
 	pthread_mutex_unlock(&fwd->lock);
 	free(cfg);
@@ -313,10 +371,11 @@ consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 		.unpack_above = now->unpack_above_pct / 100.0,
 		.calm_windows = LULL_CONS_CALM_WINDOWS,
 		.dwell_ns = (uint64_t)now->consolidate_dwell_ms * 1000000,
+		.max_queues = LULL_PMD_MAX_RXQS,
 	};
 	struct lull_cons_pmd pmds[LULL_MAX_PMDS];
 	struct lull_cons_decision d;
-	unsigned int n = queue_list(fwd, now, bal_qs);
+	unsigned int n = queue_list(fwd, now, bal_qs, false);
 	struct lull_config *cfg;
 	char why[160], err[256];
 
@@ -355,6 +414,45 @@ consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 	free(cfg);
 }
 
+/* Forwarded queues that no PMD polls (a move whose way back failed) go to the
+ * PMDs with the fewest queues; tried once a window. */
+static void
+home_queues(struct lull_fwd *fwd)
+{
+	const struct lull_config *now = &fwd->cfg;
+	unsigned int nq[LULL_MAX_PMDS] = {0}, dark = 0;
+	struct lull_config *cfg;
+	char err[256];
+
+	for (unsigned int p = 0; p < now->n_ports; p++)
+		for (unsigned int q = 0; q < now->n_rxq; q++) {
+			if (!queue_forwarded(fwd, now, p))
+				continue;
+			if (now->rxq_pmd[p][q] < now->n_pmds)
+				nq[now->rxq_pmd[p][q]]++;
+			else
+				dark++;
+		}
+	if (dark == 0 || now->n_pmds == 0 || (cfg = malloc(sizeof(*cfg))) == NULL)
+		return;
+	*cfg = *now;
+	for (unsigned int p = 0; p < cfg->n_ports; p++)
+		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
+			unsigned int best = 0;
+
+			if (!queue_forwarded(fwd, cfg, p) || cfg->rxq_pmd[p][q] < cfg->n_pmds)
+				continue;
+			for (unsigned int i = 1; i < cfg->n_pmds; i++)
+				best = nq[i] < nq[best] ? i : best;
+			cfg->rxq_pmd[p][q] = (uint16_t)best;
+			nq[best]++;
+		}
+	LULL_LOG(WARNING, "%u rx queue(s) polled by no PMD: homing them", dark);
+	if (apply_moves_locked(fwd, cfg, "rxq home", err, sizeof(err)) < 0)
+		LULL_LOG(WARNING, "%s", err);
+	free(cfg);
+}
+
 void
 lull_balance_tick_locked(struct lull_fwd *fwd)
 {
@@ -382,6 +480,8 @@ lull_balance_tick_locked(struct lull_fwd *fwd)
 		return;
 	window_end(fwd);
 	window_start(fwd);
+	if (fwd->accepting && fwd->n_launched > 0)
+		home_queues(fwd);
 	if (fwd->cfg.consolidate && fwd->accepting && fwd->n_launched > 0)
 		consolidate(fwd, tsc_ns(now_tsc));
 }

@@ -158,6 +158,48 @@ lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
 	return ret;
 }
 
+/* Every PMD's block of cfg (generation fwd->gen + 1) into prm[], with the
+ * memory it needs: one that cannot be built or prepared changes nothing (the
+ * blocks built are freed). A publish then cannot fail half-way (it may only
+ * be late, -ETIMEDOUT, and is then taken at the next tick). */
+static int
+build_blocks(struct lull_fwd *fwd, const struct lull_config *cfg, struct lull_pmd_params **prm,
+	char *err, size_t errlen)
+{
+	int ret = 0;
+
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		if (fwd->ports[p].present)
+			lull_port_measure(
+				&fwd->ports[p], cfg->n_rxd); /* link speed may have come */
+	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++)
+		prm[i] = lull_pmd_params_build(cfg, i, fwd->gen + 1, fwd->ports, &ret, err, errlen);
+	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
+		ret = lull_pmd_prepare(fwd->pmds[i], prm[i]);
+		if (ret < 0)
+			snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s",
+				fwd->pmds[i]->lcore, strerror(-ret));
+	}
+	if (ret < 0)
+		for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+			rte_free(prm[i]);
+			prm[i] = NULL;
+		}
+	return ret;
+}
+
+int
+lull_control_check_locked(
+	struct lull_fwd *fwd, const struct lull_config *cfg, char *err, size_t errlen)
+{
+	struct lull_pmd_params *prm[LULL_MAX_PMDS] = {NULL};
+	int ret = build_blocks(fwd, cfg, prm, err, errlen);
+
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		rte_free(prm[i]);
+	return ret;
+}
+
 int
 lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const char *why,
 	char *err, size_t errlen)
@@ -175,22 +217,7 @@ lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cfg, c
 				fwd->pmds[i]->lcore);
 			return -EBUSY;
 		}
-	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-		if (fwd->ports[p].present)
-			lull_port_measure(
-				&fwd->ports[p], cfg->n_rxd); /* link speed may have come */
-	/* Build every block first: one that cannot be built changes nothing. */
-	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
-		prm[i] = lull_pmd_params_build(cfg, i, fwd->gen + 1, fwd->ports, &ret, err, errlen);
-	}
-	/* Every PMD's memory before any publish: a publish then cannot fail half-way
-	 * (it may only be late, -ETIMEDOUT, and is then taken at the next tick). */
-	for (unsigned int i = 0; i < fwd->n_pmds && ret == 0; i++) {
-		ret = lull_pmd_prepare(fwd->pmds[i], prm[i]);
-		if (ret < 0)
-			snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s",
-				fwd->pmds[i]->lcore, strerror(-ret));
-	}
+	ret = build_blocks(fwd, cfg, prm, err, errlen);
 	if (ret == 0 &&
 		memcmp(&cfg->pmd_priority, &fwd->cfg.pmd_priority, sizeof(cfg->pmd_priority)) != 0)
 		ret = apply_priority(

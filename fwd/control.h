@@ -34,6 +34,16 @@ int lull_control_apply_locked(struct lull_fwd *fwd, const struct lull_config *cf
 	char *err, size_t errlen);
 
 /**
+ * Whether cfg could be applied now: every PMD's block builds (no PMD past
+ * LULL_PMD_MAX_RXQS queues) and its tx buffers exist (they are kept). Nothing
+ * is published.
+ *
+ * @return 0 or a negative errno with a message in err.
+ */
+int lull_control_check_locked(
+	struct lull_fwd *fwd, const struct lull_config *cfg, char *err, size_t errlen);
+
+/**
  * After the PMDs were launched: wait until each runs, give them their
  * --pmd-priority and place the control threads (--control-cores).
  */

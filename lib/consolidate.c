@@ -57,28 +57,38 @@ movable(const struct lull_cons_queue *q, unsigned int n_pmds, const bool *from)
 	return q->pmd < n_pmds && !q->pinned && (from == NULL || from[q->pmd]);
 }
 
-/* The greedy assignment; writes qs[].pmd only when write. */
+/* The greedy assignment, no PMD past max_q queues (0: no limit); writes
+ * qs[].pmd only when write. */
 static bool
 assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bool *from,
-	const bool *to, double *load, double cap, bool write)
+	const bool *to, double *load, double cap, unsigned int max_q, bool write)
 {
+	unsigned int nq[LULL_CONS_MAX_PMDS] = {0};
+
+	if (n_pmds > LULL_CONS_MAX_PMDS)
+		n_pmds = LULL_CONS_MAX_PMDS;
 	sort_by_load(qs, n);
 	for (unsigned int i = 0; i < n; i++)
-		if (qs[i].pmd < n_pmds && !movable(&qs[i], n_pmds, from))
+		if (qs[i].pmd < n_pmds && !movable(&qs[i], n_pmds, from)) {
 			load[qs[i].pmd] += qs[i].load;
+			nq[qs[i].pmd]++;
+		}
 	for (unsigned int i = 0; i < n; i++) {
 		int best = -1;
 
 		if (!movable(&qs[i], n_pmds, from))
 			continue;
-		/* the least loaded; on a tie the queue's own PMD (no move for nothing) */
+		/* the least loaded with room; on a tie the queue's own PMD (no move
+		 * for nothing) */
 		for (unsigned int k = 0; k < n_pmds; k++)
-			if (to[k] && (best < 0 || load[k] < load[best] ||
-					     (load[k] == load[best] && k == qs[i].pmd)))
+			if (to[k] && (max_q == 0 || nq[k] < max_q) &&
+				(best < 0 || load[k] < load[best] ||
+					(load[k] == load[best] && k == qs[i].pmd)))
 				best = (int)k;
 		if (best < 0 || load[best] + qs[i].load > cap)
 			return false;
 		load[best] += qs[i].load;
+		nq[best]++;
 		if (write)
 			qs[i].pmd = (uint16_t)best;
 	}
@@ -87,9 +97,9 @@ assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bo
 
 bool
 lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, const bool *from,
-	const bool *to, double *load, double cap)
+	const bool *to, double *load, double cap, unsigned int max_queues)
 {
-	return assign(qs, n, n_pmds, from, to, load, cap, true);
+	return assign(qs, n, n_pmds, from, to, load, cap, max_queues, true);
 }
 
 enum lull_cons_kind
@@ -147,7 +157,7 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 
 		memset(to, 1, sizeof(to));
 		moving = NULL;
-		assign(qs, n, n_pmds, moving, to, load, 1e300, false);
+		assign(qs, n, n_pmds, moving, to, load, 1e300, p->max_queues, false);
 		for (unsigned int i = 0; i < n_pmds; i++)
 			top = load[i] > top ? load[i] : top;
 		if (top > pmds[hot].load - LULL_CONS_SPREAD_GAIN)
@@ -165,14 +175,18 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 		d->kind = LULL_CONS_PACK;
 		d->pmd = (unsigned int)victim;
 		/* every PMD that takes queues stays under the pack line, or none moves */
-		if (!assign(qs, n, n_pmds, from, to, load, p->pack_below, false))
+		if (!assign(qs, n, n_pmds, from, to, load, p->pack_below, p->max_queues, false))
 			return d->kind = LULL_CONS_STAY;
 		memset(load, 0, sizeof(load));
 	} else {
 		return LULL_CONS_STAY;
 	}
 	d->load = pmds[d->pmd].load;
-	assign(qs, n, n_pmds, moving, to, load, 1e300, true);
+	if (!assign(qs, n, n_pmds, moving, to, load, 1e300, p->max_queues, true)) {
+		for (unsigned int i = 0; i < n; i++)
+			qs[i].pmd = qs[i].was; /* past max_queues: nothing moves */
+		return d->kind = LULL_CONS_STAY;
+	}
 	for (unsigned int i = 0; i < n; i++)
 		d->moved += qs[i].pmd != qs[i].was;
 	if (d->moved == 0)

@@ -25,7 +25,8 @@
  *   anew over the PMDs (as pmd-rxq-rebalance does) if that lowers the highest
  *   load by LULL_CONS_SPREAD_GAIN at least - packs leave queues where they
  *   fit, not where they balance, and unpacks split one PMD's queues in two;
- * - nothing within dwell_ns of the last move (any move, an operator's too).
+ * - nothing within dwell_ns of the last move (any move, an operator's too);
+ * - no PMD takes more than max_queues queues: a pack that would is not made.
  * The gap between the lines is the hysteresis: a pack leaves every PMD under
  * the pack line, so the next unpack needs the load to grow by the gap.
  */
@@ -39,6 +40,7 @@
 #define LULL_CONS_NONE_PMD     UINT16_MAX /**< a queue that no PMD polls */
 #define LULL_CONS_SPREAD_GAIN  0.05       /**< a spread must lower the highest load this much */
 #define LULL_CONS_CALM_WINDOWS 3          /**< lull's: calm windows in a row a pack needs */
+#define LULL_CONS_MAX_QUEUES   256        /**< lull's: rx queues one PMD polls at most */
 
 /** One rx queue. */
 struct lull_cons_queue {
@@ -60,6 +62,7 @@ struct lull_cons_params {
 	double unpack_above;       /**< unpack when one passes (> pack_below) */
 	unsigned int calm_windows; /**< calm windows in a row a pack needs */
 	uint64_t dwell_ns;         /**< at least this between two moves */
+	unsigned int max_queues;   /**< queues one PMD may take (0: no limit) */
 };
 
 struct lull_cons_state {
@@ -92,12 +95,14 @@ void lull_cons_init(struct lull_cons_state *st);
  * Assign the unpinned queues of the PMDs marked in from[] (every PMD when
  * NULL), largest load first, each to the PMD marked in to[] with the least
  * load so far. load[n_pmds] (zeroed by the caller) gathers what stays, then
- * what comes. Sorts qs by load. Queues with pmd >= n_pmds are left alone.
- * @return false when a queue would take a PMD past cap (qs is then partly
- *   changed: the caller works on a copy), true otherwise.
+ * what comes; no PMD takes more than max_queues queues in all (0: no limit).
+ * Sorts qs by load. Queues with pmd >= n_pmds are left alone.
+ * @return false when a queue would take a PMD past cap or every PMD in to[]
+ *   holds max_queues (qs is then partly changed: the caller works on a
+ *   copy), true otherwise.
  */
 bool lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds,
-	const bool *from, const bool *to, double *load, double cap);
+	const bool *from, const bool *to, double *load, double cap, unsigned int max_queues);
 
 /**
  * One closed window: decide, and on a pack or unpack rewrite qs[].pmd (sorted

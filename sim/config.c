@@ -347,6 +347,7 @@ fleet_options(struct sim_options *o, char *err, size_t errlen)
 		.unpack_above = o->unpack_above_pct / 100.0,
 		.calm_windows = LULL_CONS_CALM_WINDOWS,
 		.dwell_ns = (uint64_t)o->dwell_ms * 1000000,
+		.max_queues = LULL_CONS_MAX_QUEUES,
 	};
 	return 0;
 }

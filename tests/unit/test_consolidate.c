@@ -60,7 +60,7 @@ test_assign_largest_first(void **state)
 
 	(void)state;
 	queues(qs, 5, pmd, load);
-	assert_true(lull_cons_assign(qs, 5, 2, NULL, to, got, 1.0));
+	assert_true(lull_cons_assign(qs, 5, 2, NULL, to, got, 1.0, 0));
 	/* 0.4 -> 0, 0.3 -> 1, 0.2 -> 1, 0.1 -> 0, 0.05 -> 0 or 1 (0.5 vs 0.5: the first) */
 	assert_int_equal(pmd_of(qs, 5, 1), 0);
 	assert_int_equal(pmd_of(qs, 5, 2), 1);
@@ -70,7 +70,7 @@ test_assign_largest_first(void **state)
 	/* over a cap: refused */
 	memset(got, 0, sizeof(got));
 	queues(qs, 5, pmd, load);
-	assert_false(lull_cons_assign(qs, 5, 2, NULL, to, got, 0.45));
+	assert_false(lull_cons_assign(qs, 5, 2, NULL, to, got, 0.45, 0));
 }
 
 static void
@@ -85,7 +85,7 @@ test_assign_keeps_pinned(void **state)
 	(void)state;
 	queues(qs, 3, pmd, load);
 	qs[0].pinned = true;
-	assert_true(lull_cons_assign(qs, 3, 2, NULL, to, got, 1.0));
+	assert_true(lull_cons_assign(qs, 3, 2, NULL, to, got, 1.0, 0));
 	assert_int_equal(pmd_of(qs, 3, 0), 1); /* pinned: stays, and weighs on PMD 1 */
 	assert_int_equal(pmd_of(qs, 3, 1), 0);
 	assert_int_equal(pmd_of(qs, 3, 2), 0);
@@ -135,6 +135,52 @@ test_pack_after_calm_windows(void **state)
 }
 
 /* A window over the pack line resets the calm count. */
+/* Issue 28 item 1: a pack whose other PMD would poll more queues than one
+ * PMD can is not made (lull's phase 2 would fail and leave them dark); the
+ * assignment never puts more than max_queues on a PMD either. */
+static void
+test_pack_refused_over_queue_cap(void **state)
+{
+	struct lull_cons_params capped = prm;
+	struct lull_cons_state st;
+	struct lull_cons_queue qs[6];
+	struct lull_cons_pmd pmds[2];
+	struct lull_cons_decision d;
+	const uint16_t pmd[] = {0, 0, 0, 1, 1, 1};
+	const double load[] = {0.01, 0.01, 0.01, 0.01, 0.01, 0.01};
+	bool to[2] = {true, true};
+	double got[2] = {0};
+	unsigned int nq[2];
+
+	(void)state;
+	capped.max_queues = 5;
+	lull_cons_init(&st);
+	queues(qs, 6, pmd, load);
+	pmd_loads(qs, 6, pmds, 2);
+	for (int w = 1; w <= 10; w++)
+		assert_int_equal(lull_cons_decide(&st, &capped, pmds, 2, qs, 6, w * 1000 * MS, &d),
+			LULL_CONS_STAY);
+	assert_int_equal(lull_cons_count(qs, 6, 2, nq), 2);
+	assert_int_equal(nq[0], 3);
+	/* with room for all six, the same windows pack */
+	capped.max_queues = 6;
+	lull_cons_init(&st);
+	for (int w = 1; w <= 3; w++)
+		lull_cons_decide(&st, &capped, pmds, 2, qs, 6, w * 1000 * MS, &d);
+	assert_int_equal(d.kind, LULL_CONS_PACK);
+	/* the assignment: 6 queues on PMDs of 2 at most do not fit, of 3 they do */
+	queues(qs, 6, pmd, load);
+	to[1] = false;
+	assert_false(lull_cons_assign(qs, 6, 2, NULL, to, got, 1.0, 5));
+	to[1] = true;
+	memset(got, 0, sizeof(got));
+	queues(qs, 6, (const uint16_t[]){0, 0, 0, 0, 0, 0}, load);
+	assert_true(lull_cons_assign(qs, 6, 2, NULL, to, got, 1.0, 3));
+	lull_cons_count(qs, 6, 2, nq);
+	assert_int_equal(nq[0], 3);
+	assert_int_equal(nq[1], 3);
+}
+
 static void
 test_calm_resets(void **state)
 {
@@ -329,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_assign_largest_first),
 		cmocka_unit_test(test_assign_keeps_pinned),
 		cmocka_unit_test(test_pack_after_calm_windows),
+		cmocka_unit_test(test_pack_refused_over_queue_cap),
 		cmocka_unit_test(test_calm_resets),
 		cmocka_unit_test(test_pack_refused_over_line),
 		cmocka_unit_test(test_pinned_victim_stays),
