@@ -2,7 +2,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim control ctl faults
+TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim control ctl faults consolidate tsan_canary
 MESON_TEST ?= meson test --print-errorlogs
 
 .PHONY: all deps deb build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format format-check clean
