@@ -5,6 +5,7 @@
  * rows are lib/sleepopt's, shared with lull-sim.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,14 +513,22 @@ lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, siz
 	return lull_opt_parse(lull_opts, cfg, argc, argv, err, errlen);
 }
 
+static char settable_keys[512];
+
+static void
+settable_init(void)
+{
+	lull_opt_settable(lull_opts, settable_keys, sizeof(settable_keys));
+}
+
 const char *
 lull_config_settable(void)
 {
-	static char keys[512];
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (keys[0] == '\0')
-		lull_opt_settable(lull_opts, keys, sizeof(keys));
-	return keys;
+	/* telemetry threads ask concurrently: written once, before any reads it */
+	pthread_once(&once, settable_init);
+	return settable_keys;
 }
 
 int
