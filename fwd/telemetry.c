@@ -18,8 +18,11 @@
 #include "parse.h"
 #include "stats.h"
 
-/* The telemetry callbacks have no user argument: one forwarder per process. */
-struct lull_fwd *lull_tel_fwd;
+/* The telemetry callbacks have no user argument: one forwarder per process.
+ * Atomic: the main thread stores it before registering the commands, and
+ * DPDK's callback lock, which orders that for the telemetry threads, is
+ * invisible to ThreadSanitizer. */
+struct lull_fwd *_Atomic lull_tel_fwd;
 
 /* A refused command replies with one JSON string, the reason (a success is an
  * object or an array): a negative return would lose the message, and a dict

@@ -13,8 +13,8 @@
 
 #include "fwd.h"
 
-/** The forwarder the commands act on (set at registration). */
-extern struct lull_fwd *lull_tel_fwd;
+/** The forwarder the commands act on (set at registration; atomic). */
+extern struct lull_fwd *_Atomic lull_tel_fwd;
 
 /** A refusal: one JSON string, the reason. @return 0 (the reply is d). */
 int lull_tel_reply_error(struct rte_tel_data *d, const char *msg);
