@@ -155,18 +155,20 @@ print_pmds(FILE *out, const struct lull_fwd *fwd)
 	}
 }
 
-/* At exit only: the histograms are the PMDs' own, readable once they returned. */
+/* At exit only; the histograms are the PMDs' own, read through snapshots (their
+ * atomic loads): EAL's wait for the lcores orders nothing ThreadSanitizer sees. */
 static void
 print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 {
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		const lull_counter_t *c = pmd->stats;
-		static struct lull_hist bursts; /* large: off the stack; main thread only */
-		const struct lull_hist *b = &bursts, *sl = &pmd->sleep_ns;
+		static struct lull_hist bursts, sleeps; /* large: off the stack; main thread only */
+		const struct lull_hist *b = &bursts, *sl = &sleeps;
 		uint64_t busy_it = lull_counter_read(&c[LULL_PMD_BUSY_ITERATIONS]);
 
 		lull_pmd_burst_hist(pmd, &bursts);
+		lull_hist_snapshot(&sleeps, &pmd->sleep_ns);
 
 		fprintf(out,
 			"pmd %u: packets per rx burst p50/p90/p99/max %" PRIu64 "/%" PRIu64
