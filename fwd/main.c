@@ -49,9 +49,12 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		struct lull_pmd *pmd = fwd->pmds[i];
-		int ret = rte_eal_remote_launch(lull_pmd_run, pmd, pmd->lcore);
+		int ret;
 
+		atomic_store_explicit(&pmd->launched, true, memory_order_release);
+		ret = rte_eal_remote_launch(lull_pmd_run, pmd, pmd->lcore);
 		if (ret < 0) {
+			atomic_store_explicit(&pmd->launched, false, memory_order_relaxed);
 			snprintf(err, errlen, "PMD on lcore %u: launch: %s", pmd->lcore,
 				strerror(-ret));
 			return ret;
@@ -76,8 +79,12 @@ stop_pmds(struct lull_fwd *fwd)
 	pthread_mutex_unlock(&fwd->lock);
 	for (unsigned int i = 0; i < fwd->n_launched; i++)
 		lull_pmd_request_stop(fwd->pmds[i]);
-	for (unsigned int i = 0; i < fwd->n_launched; i++)
+	for (unsigned int i = 0; i < fwd->n_launched; i++) {
 		rte_eal_wait_lcore(fwd->pmds[i]->lcore);
+		/* returned: set before its return, so no wait here (see pmd.h) */
+		while (atomic_load_explicit(&fwd->pmds[i]->launched, memory_order_acquire))
+			rte_pause();
+	}
 	fwd->n_launched = 0;
 }
 

@@ -495,6 +495,7 @@ lull_pmd_run(void *arg)
 	struct lull_pmd *pmd = arg;
 	unsigned int tick = 0;
 
+	(void)atomic_load_explicit(&pmd->launched, memory_order_acquire); /* see pmd.h */
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
 	lull_waiter_thread_init();
 	pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
@@ -526,5 +527,6 @@ lull_pmd_run(void *arg)
 	}
 	drain(pmd);
 	lull_waiter_detach(&pmd->waiter);
+	atomic_store_explicit(&pmd->launched, false, memory_order_release);
 	return 0;
 }

@@ -181,6 +181,10 @@ struct lull_pmd {
 	_Atomic(const struct lull_pmd_params *) next;
 	_Atomic uint64_t ack;
 	_Atomic int tid; /**< dp: w (release) before its first ack; ctl: r for priority */
+	/** ctl: true (release) before the launch; dp: false (release) as it returns.
+	 * The hand-over EAL's launch and wait also order, made visible to
+	 * ThreadSanitizer (EAL is not instrumented). */
+	_Atomic bool launched;
 	/* dp: w at a reload, before the ack (release); ctl: r after seeing the ack. */
 	int intr_error;                        /**< 0, or why a queue's interrupt was refused */
 	struct lull_wait_queue intr_error_rxq; /**< that queue */
