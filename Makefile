@@ -4,6 +4,7 @@ ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim control ctl faults consolidate tsan_canary
 MESON_TEST ?= meson test --print-errorlogs
+TSAN_OPTS = halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp
 
 .PHONY: all deps deb build build-asan build-tsan test test-unit test-asan test-tsan fuzz run bench format format-check clean
 
@@ -39,7 +40,7 @@ build-tsan: deps $(TSAN_BUILD)/build.ninja
 # clear, port add and remove while PMDs run, a port removed under load, link
 # loss, SIGTERM under load) under TSan.
 test-tsan: build build-tsan
-	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
+	TSAN_OPTIONS=$(TSAN_OPTS) \
 		LULL_GEN_OVERRIDE=$(CURDIR)/$(BUILD)/gen/lull-gen LULL_SLOW=1 \
 		$(MESON_TEST) -C $(TSAN_BUILD) $(TSAN_TESTS)
 
@@ -53,7 +54,7 @@ test-unit: build
 test: build build-asan build-tsan
 	-$(MESON_TEST) -C $(BUILD)
 	-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MESON_TEST) -C $(ASAN_BUILD)
-	-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
+	-TSAN_OPTIONS=$(TSAN_OPTS) \
 		LULL_GEN_OVERRIDE=$(CURDIR)/$(BUILD)/gen/lull-gen LULL_SLOW=1 \
 		$(MESON_TEST) -C $(TSAN_BUILD) $(TSAN_TESTS)
 	@./scripts/test-summary.sh $(BUILD)/meson-logs/testlog.json \
