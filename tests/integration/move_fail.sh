@@ -4,7 +4,8 @@
 # would put all 384 queues on one PMD, past the 256 one PMD polls: it must not
 # happen, and no queue may be left without a PMD. An operator's move past the
 # cap (set rxq-pmd) is refused by name with nothing changed, and
-# pmd-rxq-rebalance keeps every queue polled.
+# pmd-rxq-rebalance keeps every queue polled. Four clients moving queues at
+# once are each served as if alone (issue 28 item 6).
 . "$(dirname "$0")/lib.sh"
 LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 P="$T_ID-lull"
@@ -52,6 +53,24 @@ all_polled "after the refused move"
 
 ctl pmd-rxq-rebalance >/dev/null || die "pmd-rxq-rebalance failed"
 all_polled "after pmd-rxq-rebalance"
+
+# concurrent moves (issue 28 item 6): four clients at once, each moving its own
+# queues back and forth; every move is taken or refused for a reason it names
+# ("try again"), none misparsed by another's parse
+for w in 1 2 3 4; do
+	(
+		for i in $(seq 25); do
+			to=$((1 + (i + w) % 2))
+			out=$(ctl set rxq-pmd "$w:$i@$to,$w:$((i + 30))@$to" 2>&1) ||
+				case "$out" in *"try again"*) ;; *) echo "worker $w move $i: $out" ;; esac
+		done
+	) >"$T_DIR/mover$w.out" 2>&1 &
+	movers+=($!)
+done
+wait "${movers[@]}"
+cat "$T_DIR"/mover*.out >"$T_DIR/movers"
+[ ! -s "$T_DIR/movers" ] || die "concurrent moves: $(head -n 5 "$T_DIR/movers")"
+all_polled "after 100 concurrent moves"
 kill -0 "$lull_pid" 2>/dev/null || die "lull died"
 stop_wait "$lull_pid" 30
 [ "$STOP_RC" = 0 ] || die "lull exited with $STOP_RC"
