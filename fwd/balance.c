@@ -182,7 +182,6 @@ int
 lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errlen)
 {
 	struct lull_config *want = malloc(sizeof(*want)), *cfg = malloc(sizeof(*cfg));
-	char *argv[] = {"lull", "--rxq-pmd", (char *)(uintptr_t)list};
 	int ret;
 
 	if (want == NULL || cfg == NULL) {
@@ -190,9 +189,10 @@ lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errl
 		free(cfg);
 		return lull_errf(err, errlen, -ENOMEM, "rxq-pmd: out of memory");
 	}
-	/* the start-time parser and its messages; then the running system's checks */
+	/* the start-time option row and its messages (no getopt: this runs on a
+	 * telemetry thread, beside others); then the running system's checks */
 	lull_config_defaults(want);
-	ret = lull_config_parse(want, 3, argv, err, errlen);
+	ret = lull_config_parse_one(want, "rxq-pmd", list, err, errlen);
 	pthread_mutex_lock(&fwd->lock);
 	if (ret == 0 && (!fwd->accepting || fwd->gone))
 		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");

@@ -169,6 +169,17 @@ int lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err,
 int lull_config_set(
 	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen);
 
+/**
+ * Parse one option (settable or not) into cfg as --name value would at start,
+ * with its row of the option table and its messages, without getopt: safe on
+ * any thread (set rxq-pmd parses its list on a telemetry thread). No check
+ * across options.
+ *
+ * @return 0, or a negative errno with a message in err (cfg may be changed).
+ */
+int lull_config_parse_one(
+	struct lull_config *cfg, const char *name, const char *value, char *err, size_t errlen);
+
 /** Keys lull_config_set() accepts, space-separated (from the option table). */
 const char *lull_config_settable(void);
 

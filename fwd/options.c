@@ -521,6 +521,13 @@ settable_init(void)
 	lull_opt_settable(lull_opts, settable_keys, sizeof(settable_keys));
 }
 
+int
+lull_config_parse_one(
+	struct lull_config *cfg, const char *name, const char *value, char *err, size_t errlen)
+{
+	return lull_opt_set(lull_opts, cfg, name, value, false, err, errlen);
+}
+
 const char *
 lull_config_settable(void)
 {
