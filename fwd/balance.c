@@ -90,8 +90,9 @@ roll_back(struct lull_fwd *fwd, const struct lull_config *old, const char *why, 
 	if (ret == 0 || ret == -ETIMEDOUT)
 		snprintf(err, errlen, "%s: %s; the queues went back to their PMDs", why, e);
 	else
-		snprintf(err, errlen, "%s: %s; and back: %s (queues without a PMD are homed "
-				      "at the next tick)",
+		snprintf(err, errlen,
+			"%s: %s; and back: %s (queues without a PMD are homed "
+			"at the next tick)",
 			why, e, back);
 	LULL_LOG(WARNING, "%s", err);
 }
@@ -297,8 +298,8 @@ lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
 		unsigned int n = queue_list(fwd, &fwd->cfg, qs, true);
 
 		*cfg = fwd->cfg;
-		if (!lull_cons_assign(qs, n, cfg->n_pmds, NULL, every, load, 1e300,
-			    LULL_PMD_MAX_RXQS))
+		if (!lull_cons_assign(
+			    qs, n, cfg->n_pmds, NULL, every, load, 1e300, LULL_PMD_MAX_RXQS))
 			ret = lull_errf(err, errlen, -E2BIG,
 				"pmd-rxq-rebalance: %u rx queues do not fit on %u PMDs of at most "
 				"%d each (with the pinned ones where they are)",

@@ -64,8 +64,8 @@ cpus_text(const cpu_set_t *set, char *buf, size_t len)
 }
 
 int
-lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
-	unsigned int n_pmds, const cpu_set_t *pmds, char *err, size_t errlen)
+lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids, unsigned int n_pmds,
+	const cpu_set_t *pmds, char *err, size_t errlen)
 {
 	cpu_set_t want, overlap;
 	unsigned int moved = 0, shared = 0;

@@ -32,8 +32,8 @@ int lull_isolate_priority(
  *
  * @return 0, or a negative errno with a message in err.
  */
-int lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids,
-	unsigned int n_pmds, const cpu_set_t *pmds, char *err, size_t errlen);
+int lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids, unsigned int n_pmds,
+	const cpu_set_t *pmds, char *err, size_t errlen);
 
 /** A line about RT throttling (sched_rt_runtime_us), for when a PMD runs SCHED_FIFO. */
 void lull_isolate_log_rt_throttling(void);

@@ -67,9 +67,11 @@ qos_set(unsigned int cpu, unsigned int lcore, const char *value, char *err, size
 	f = fopen(path, "r");
 	if (f == NULL) {
 		ret = errno == ENOENT ? -ENOTSUP : -errno;
-		snprintf(err, errlen, "--pmd-resume-latency-us: CPU %u of PMD lcore %u has no %s (%s)",
-			cpu, lcore, path,
-			errno == ENOENT ? "the kernel offers no per-CPU PM QoS here" : strerror(errno));
+		snprintf(err, errlen,
+			"--pmd-resume-latency-us: CPU %u of PMD lcore %u has no %s (%s)", cpu,
+			lcore, path,
+			errno == ENOENT ? "the kernel offers no per-CPU PM QoS here"
+					: strerror(errno));
 		return ret;
 	}
 	if (fgets(saved[n_saved].old, sizeof(saved[n_saved].old), f) == NULL)
