@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -37,6 +38,12 @@ recv_json(struct lullctl_client *c, char *err, size_t errlen)
 		return NULL;
 	}
 	n = recv(c->fd, buf, c->max_reply, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		snprintf(err, errlen, "%s: lull did not answer within %u ms (stopped, or stuck?)",
+			c->path, c->timeout_ms);
+		free(buf);
+		return NULL;
+	}
 	if (n <= 0) {
 		snprintf(err, errlen, "%s: %s", c->path,
 			n == 0 ? "connection closed (too many clients?)" : strerror(errno));
@@ -52,12 +59,15 @@ recv_json(struct lullctl_client *c, char *err, size_t errlen)
 }
 
 int
-lullctl_connect(struct lullctl_client *c, const char *path, char *err, size_t errlen)
+lullctl_connect(struct lullctl_client *c, const char *path, unsigned int timeout_ms, char *err,
+	size_t errlen)
 {
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
 	json_t *hello, *max;
 
 	c->max_reply = DEFAULT_MAX_REPLY;
+	c->timeout_ms = timeout_ms;
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	if (strlen(path) >= sizeof(sun.sun_path)) {
 		snprintf(err, errlen, "socket path too long: %s", path);
@@ -69,11 +79,23 @@ lullctl_connect(struct lullctl_client *c, const char *path, char *err, size_t er
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -errno;
 	}
+	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
+		snprintf(err, errlen, "socket timeout: %s", strerror(errno));
+		lullctl_close(c);
+		return -EINVAL;
+	}
 	if (connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "no lull at %s (%s): is it running with this --file-prefix?",
-			path, strerror(e));
+		if (e == EAGAIN) /* its backlog full, nobody accepting */
+			snprintf(err, errlen,
+				"%s: lull did not answer within %u ms (stopped, or stuck?)", path,
+				timeout_ms);
+		else
+			snprintf(err, errlen,
+				"no lull at %s (%s): is it running with this --file-prefix?", path,
+				strerror(e));
 		close(c->fd);
 		c->fd = -1;
 		return -e;
@@ -99,7 +121,9 @@ lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t err
 	json_t *reply, *val;
 
 	if (send(c->fd, cmd, strlen(cmd), 0) < 0) {
-		snprintf(err, errlen, "%s: send: %s", c->path, strerror(errno));
+		snprintf(err, errlen, "%s: send: %s", c->path,
+			errno == EAGAIN ? "lull takes no more (stopped, or stuck?)"
+					: strerror(errno));
 		return NULL;
 	}
 	reply = recv_json(c, err, errlen);

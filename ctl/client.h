@@ -12,9 +12,15 @@
 
 #include <jansson.h>
 
+/** How long the command line waits for lull's answer (a port-add may take seconds). */
+#define LULLCTL_TIMEOUT_MS 10000
+/** How long a metrics scrape waits: then lull_up is 0 (Prometheus' timeout is 10 s). */
+#define LULLCTL_SCRAPE_TIMEOUT_MS 3000
+
 struct lullctl_client {
 	int fd;
 	size_t max_reply; /**< from the greeting */
+	unsigned int timeout_ms;
 	char path[256];
 };
 
@@ -25,8 +31,14 @@ struct lullctl_client {
  */
 void lullctl_socket_path(const char *prefix, char *path, size_t len);
 
-/** @return 0, or a negative errno with a message naming the path in err. */
-int lullctl_connect(struct lullctl_client *c, const char *path, char *err, size_t errlen);
+/**
+ * Connect and read the greeting; every send and receive on c then gives up
+ * after timeout_ms (a stopped or stuck lull: "did not answer within").
+ *
+ * @return 0, or a negative errno with a message naming the path in err.
+ */
+int lullctl_connect(struct lullctl_client *c, const char *path, unsigned int timeout_ms, char *err,
+	size_t errlen);
 
 /**
  * Send cmd ("/lull/set,KEY VALUE") and return the value of its reply (the

@@ -287,7 +287,7 @@ main(int argc, char **argv)
 		lullctl_socket_path(o.prefix, path, sizeof(path));
 	if (strcmp(argv[optind], "metrics") == 0 || strcmp(argv[optind], "serve-metrics") == 0)
 		return metrics(path, argc - optind, argv + optind);
-	if (lullctl_connect(&c, path, err, sizeof(err)) < 0) {
+	if (lullctl_connect(&c, path, LULLCTL_TIMEOUT_MS, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lullctl: %s\n", err);
 		return EXIT_NO_LULL;
 	}

@@ -334,7 +334,7 @@ lullctl_metrics_write(FILE *out, const char *path, char *err, size_t errlen)
 	enum { PERF, SLEEP, RXQ, PORTS, CONFIG, N };
 	struct lullctl_client c = {.fd = -1};
 	json_t *r[N] = {NULL};
-	int ret = lullctl_connect(&c, path, err, errlen);
+	int ret = lullctl_connect(&c, path, LULLCTL_SCRAPE_TIMEOUT_MS, err, errlen);
 
 	for (int i = 0; i < N && ret == 0; i++) {
 		r[i] = lullctl_request(&c, cmds[i], err, errlen);

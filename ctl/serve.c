@@ -6,14 +6,21 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
 #include "metrics.h"
+
+/* requests served at once; more wait for the kernel's backlog */
+#define LULLCTL_SERVE_MAX_CONNECTIONS 16
+
+static atomic_uint scrapes; /* scrapes talking to lull now */
 
 int
 lullctl_parse_listen(
@@ -108,7 +115,9 @@ answer(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	out = open_memstream(&body, &len);
 	if (out == NULL)
 		return MHD_NO;
+	atomic_fetch_add(&scrapes, 1);
 	lullctl_metrics_write(out, path, err, sizeof(err));
+	atomic_fetch_sub(&scrapes, 1);
 	if (fclose(out) != 0) {
 		free(body);
 		return MHD_NO;
@@ -122,6 +131,7 @@ lullctl_serve_metrics(const char *path, const char *listen, char *err, size_t er
 	struct sockaddr_storage sa;
 	socklen_t sa_len;
 	struct MHD_Daemon *d;
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 10000000};
 	sigset_t stop;
 	int sig, ret = lullctl_parse_listen(listen, &sa, &sa_len, err, errlen);
 
@@ -133,10 +143,13 @@ lullctl_serve_metrics(const char *path, const char *listen, char *err, size_t er
 	sigaddset(&stop, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	d = MHD_start_daemon(
-		MHD_USE_INTERNAL_POLLING_THREAD | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0), 0,
-		NULL, NULL, answer, (void *)(uintptr_t)path, MHD_OPTION_SOCK_ADDR, &sa,
-		MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_END);
+	/* a thread per connection: a scrape that waits on lull (at most
+	 * LULLCTL_SCRAPE_TIMEOUT_MS) holds up no other request, / least of all */
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+				     MHD_USE_ITC | (sa.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+		0, NULL, NULL, answer, (void *)(uintptr_t)path, MHD_OPTION_SOCK_ADDR, &sa,
+		MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_LIMIT,
+		(unsigned int)LULLCTL_SERVE_MAX_CONNECTIONS, MHD_OPTION_END);
 	if (d == NULL) {
 		snprintf(err, errlen, "--listen %s: cannot listen (%s)", listen,
 			errno ? strerror(errno) : "libmicrohttpd refused");
@@ -145,6 +158,12 @@ lullctl_serve_metrics(const char *path, const char *listen, char *err, size_t er
 	printf("lullctl: serving the metrics of %s on http://%s/metrics\n", path, listen);
 	fflush(stdout);
 	sigwait(&stop, &sig);
-	MHD_stop_daemon(d);
+	/* no new connection; a scrape waiting on a stuck lull gets a second to
+	 * end, then the process leaves without joining it */
+	MHD_quiesce_daemon(d);
+	for (int i = 0; i < 100 && atomic_load(&scrapes) > 0; i++)
+		nanosleep(&tick, NULL);
+	if (atomic_load(&scrapes) == 0)
+		MHD_stop_daemon(d);
 	return 0;
 }
