@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "app.h"
+#include "memif_sock.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -73,6 +74,7 @@ int
 lull_eal_start(int n_eal, char **argv, void (*usage)(const char *prog), char *err, size_t errlen)
 {
 	rte_set_application_usage_hook(usage);
+	lull_memif_clear_stale_argv(n_eal, argv); /* before the vdevs are probed */
 	if (rte_eal_init(n_eal, argv) < 0) {
 		snprintf(err, errlen, "EAL: cannot initialise: %s", rte_strerror(rte_errno));
 		return -rte_errno;

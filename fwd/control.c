@@ -5,6 +5,7 @@
 
 #include "topology.h"
 #include "log.h"
+#include "memif_sock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -388,6 +389,7 @@ port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct chan
 		if (p < LULL_MAX_PORTS)
 			before[p] = true;
 	}
+	lull_memif_clear_stale(devargs);
 	ret = rte_dev_probe(devargs);
 	if (ret < 0) {
 		snprintf(err, errlen, "port-add: bad devargs '%s': probe failed (%s)", devargs,

@@ -2,7 +2,7 @@
 # A memif server killed with SIGKILL leaves its socket file (issue 28 item 13):
 # lull started again on the same path removes the stale socket (nobody listens
 # on it), says so, and forwards; a socket someone listens on is left alone
-# and refused by name.
+# (that lull then fails to start: DPDK's memif cannot bind it).
 . "$(dirname "$0")/lib.sh"
 LULL_GEN=${LULL_GEN:?set LULL_GEN to the lull-gen binary}
 sa="$T_DIR/a.sock" sb="$T_DIR/b.sock"
