@@ -119,6 +119,13 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 		free(old);
 		return lull_errf(err, errlen, -ENOMEM, "%s: out of memory", why);
 	}
+	if (fwd->bal.move_to != NULL) {
+		free(mid);
+		free(old);
+		return lull_errf(err, errlen, -EBUSY,
+			"%s: a move is still completing (a PMD was slow to let go): try again",
+			why);
+	}
 	ret = lull_control_check_locked(fwd, cfg, err, errlen);
 	if (ret < 0) {
 		char e[256];
@@ -454,23 +461,52 @@ home_queues(struct lull_fwd *fwd)
 	free(cfg);
 }
 
+/* A move's late phase 2: its queues that still have no PMD go where the move
+ * sends them, in the configuration of now (a set, a port-add or -del accepted
+ * since stays); a PMD still busy with another change: again at the next tick. */
+static void
+finish_move(struct lull_fwd *fwd)
+{
+	struct lull_balance *b = &fwd->bal;
+	const struct lull_config *to = b->move_to;
+	struct lull_config *cfg = malloc(sizeof(*cfg));
+	unsigned int n = 0;
+	char err[256];
+	int ret;
+
+	if (cfg == NULL)
+		return; /* the next tick */
+	*cfg = fwd->cfg;
+	for (unsigned int p = 0; p < cfg->n_ports && p < to->n_ports; p++)
+		for (unsigned int q = 0; q < cfg->n_rxq && q < to->n_rxq; q++)
+			if (queue_forwarded(fwd, cfg, p) && cfg->rxq_pmd[p][q] >= cfg->n_pmds &&
+				to->rxq_pmd[p][q] < cfg->n_pmds) {
+				cfg->rxq_pmd[p][q] = to->rxq_pmd[p][q];
+				n++;
+			}
+	cfg->n_pins = to->n_pins;
+	memcpy(cfg->pins, to->pins, sizeof(cfg->pins));
+	ret = lull_control_apply_locked(fwd, cfg, "rxq move (2/2, late)", err, sizeof(err));
+	free(cfg);
+	if (ret == -EBUSY)
+		return;
+	if (ret < 0 && ret != -ETIMEDOUT)
+		LULL_LOG(WARNING, "rxq move: %s (its queues are homed at the next window)", err);
+	else
+		LULL_LOG(INFO, "rxq move: %u rx queue(s) taken over late", n);
+	free(b->move_to);
+	b->move_to = NULL;
+}
+
 void
 lull_balance_tick_locked(struct lull_fwd *fwd)
 {
 	struct lull_balance *b = &fwd->bal;
 	uint64_t hz = rte_get_tsc_hz(), now_tsc = rte_rdtsc();
-	char err[256];
 
 	if (b->move_to != NULL) {
-		if (lull_control_all_took(fwd, b->move_gen)) {
-			struct lull_config *to = b->move_to;
-
-			b->move_to = NULL;
-			if (lull_control_apply_locked(
-				    fwd, to, "rxq move (2/2, late)", err, sizeof(err)) < 0)
-				LULL_LOG(WARNING, "rxq move: %s", err);
-			free(to);
-		}
+		if (lull_control_all_took(fwd, b->move_gen))
+			finish_move(fwd);
 		return;
 	}
 	if (b->win_tsc == 0) {

@@ -32,8 +32,10 @@ struct lull_pmd_base {
 
 /** Live rx-queue moves and consolidation (fwd/balance.c): control plane only. */
 struct lull_balance {
-	/** A move whose first phase (the old PMDs let go) timed out: the final
-	 * configuration, applied by the tick once every PMD took generation move_gen. */
+	/** A move whose first phase (the old PMDs let go) timed out: its final
+	 * configuration, of which the tick applies only the move (the queues let go
+	 * that still have no PMD, and the pins) to the configuration of the moment,
+	 * once every PMD took generation move_gen. No other move starts meanwhile. */
 	struct lull_config *move_to;
 	uint64_t move_gen;
 	/* the current measurement window: counters at its start */
