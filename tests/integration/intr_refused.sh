@@ -19,10 +19,7 @@ for nth in 1 2; do
 	wait_log "lull-$nth" "port 1 \(net_tap1\)" 30
 	want=$((nth - 1)) # the refused queue: port nth-1, queue 0
 	wait_log "lull-$nth" "rx queue $want:0 has no interrupt \(Operation not permitted\): sleeping only" 10
-	for i in "$ta" "$tb"; do
-		sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2>/dev/null || true
-		ip link set "$i" up
-	done
+	tap_up "$ta" "$tb"
 	sleep 1
 	kill -0 "$pid" 2>/dev/null || die "refusal $nth: lull died: $(tail -n 5 "$T_DIR/lull-$nth.log")"
 	stop_wait "$pid" 20

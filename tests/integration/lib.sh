@@ -55,6 +55,16 @@ stop_wait() {
 	wait "$pid" || STOP_RC=$?
 }
 
+# tap_up IFACE...: the kernel side of net_tap ports up, quiet (no IPv6
+# autoconfiguration traffic).
+tap_up() {
+	local i
+	for i in "$@"; do
+		sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2>/dev/null || true
+		ip link set "$i" up
+	done
+}
+
 # memif_vdev INDEX ROLE SOCKET: devargs of one memif port.
 memif_vdev() {
 	echo "net_memif$1,role=$2,socket=$3,socket-abstract=no"

@@ -18,11 +18,7 @@ for mode in sleep intr; do
 		-- --stats-period 0 --link-wait-ms 2000 "${extra[@]}"
 	pid=$BG_PID
 	wait_log "lull-$mode" "port 1 \(net_tap1\)" 30
-	# quiet kernel side: no IPv6 autoconfiguration traffic during the measurement
-	for i in "$ta" "$tb"; do
-		sysctl -qw "net.ipv6.conf.$i.disable_ipv6=1" 2>/dev/null || true
-		ip link set "$i" up
-	done
+	tap_up "$ta" "$tb"
 	sleep 1
 	cpu[$mode]=$(pmd_cpu_pct "$pid" "$SECS")
 	log "$mode: idle PMD thread ${cpu[$mode]} % CPU"
