@@ -214,21 +214,34 @@ lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errl
 		/* a running lull also needs the port there and forwarded */
 		if (!queue_forwarded(fwd, cfg, pin->port))
 			ret = lull_errf(err, errlen, -ENODEV,
-				"--rxq-pmd: %u:%u@%u: port %u is not forwarded", pin->port,
-				pin->queue, pin->lcore, pin->port);
-		else
+				"--rxq-pmd: %u:%u: port %u is not forwarded", pin->port, pin->queue,
+				pin->port);
+		else if (pin->lcore == LULL_PIN_AUTO && pin->queue >= cfg->n_rxq)
+			ret = lull_errf(err, errlen, -EINVAL,
+				"--rxq-pmd: %u:%u@auto: queue %u does not exist (--rxq %u)",
+				pin->port, pin->queue, pin->queue, cfg->n_rxq);
+		else if (pin->lcore != LULL_PIN_AUTO)
 			ret = pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
 		if (ret < 0)
 			break;
 		ret = 0;
-		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
 		while (k < cfg->n_pins &&
 			!(cfg->pins[k].port == pin->port && cfg->pins[k].queue == pin->queue))
 			k++;
-		if (k == LULL_MAX_PINS)
-			ret = lull_errf(
-				err, errlen, -E2BIG, "--rxq-pmd: more than %d pins", LULL_MAX_PINS);
-		else if (k == cfg->n_pins)
+		if (pin->lcore == LULL_PIN_AUTO) {
+			/* unpinned where it is: free to move again */
+			if (k < cfg->n_pins)
+				cfg->pins[k] = cfg->pins[--cfg->n_pins];
+			continue;
+		}
+		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
+		if (k == LULL_MAX_PINS) {
+			ret = lull_errf(err, errlen, -E2BIG,
+				"--rxq-pmd: more than %d pins (PORT:QUEUE@auto unpins)",
+				LULL_MAX_PINS);
+			break; /* pins[k] would be past the end */
+		}
+		if (k == cfg->n_pins)
 			cfg->n_pins++;
 		cfg->pins[k] = *pin;
 	}

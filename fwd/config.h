@@ -31,6 +31,7 @@
 #define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
 #define LULL_MAX_BURST    512
 #define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
+#define LULL_PIN_AUTO     UINT32_MAX /**< PORT:QUEUE@auto: the queue unpinned */
 #define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
 #define LULL_PMD_NONE     UINT16_MAX /**< rxq_pmd of a queue no PMD polls (mid-move) */

@@ -184,13 +184,18 @@ pin_item(struct lull_config *cfg, const char *text, char *err, size_t errlen)
 	char port_text[16], queue_text[16];
 	const char *rest = lull_split(text, ':', port_text, sizeof(port_text));
 	const char *core_text = rest ? lull_split(rest, '@', queue_text, sizeof(queue_text)) : NULL;
-	uint32_t port, queue, lcore;
+	uint32_t port, queue, lcore = 0;
 
+	if (core_text != NULL && strcmp(core_text, "auto") == 0)
+		lcore = LULL_PIN_AUTO;
 	if (core_text == NULL || lull_parse_u32(port_text, 0, LULL_MAX_PORTS - 1, &port) < 0 ||
 		lull_parse_u32(queue_text, 0, LULL_MAX_QUEUES - 1, &queue) < 0 ||
-		lull_parse_u32(core_text, 0, LULL_MAX_LCORES - 1, &lcore) < 0)
+		(lcore != LULL_PIN_AUTO &&
+			lull_parse_u32(core_text, 0, LULL_MAX_LCORES - 1, &lcore) < 0))
 		return lull_errf(err, errlen, -EINVAL,
-			"--rxq-pmd: bad assignment '%s' (expected PORT:QUEUE@CORE)", text);
+			"--rxq-pmd: bad assignment '%s' (expected PORT:QUEUE@CORE, or "
+			"PORT:QUEUE@auto to unpin)",
+			text);
 	for (unsigned int i = 0; i < cfg->n_pins; i++)
 		if (cfg->pins[i].port == port && cfg->pins[i].queue == queue)
 			return lull_errf(err, errlen, -EEXIST,
@@ -208,6 +213,29 @@ parse_pins(const struct lull_opt *row, void *target, const char *arg, char *err,
 {
 	CFG(row, target)->n_pins = 0;
 	return for_each_item(row, CFG(row, target), arg, err, errlen, pin_item);
+}
+
+/* The pins as --rxq-pmd takes them, "none", or the first ones and a count
+ * (a telemetry string holds 128 bytes; pmd-rxq-show has every queue). */
+static void
+show_pins(const struct lull_opt *row, const void *target, char *buf, size_t len)
+{
+	const struct lull_config *cfg = CCFG(target);
+	unsigned int i = 0;
+
+	(void)row;
+	if (cfg->n_pins == 0) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	for (; i < cfg->n_pins && strlen(buf) < 96; i++)
+		list_add(buf, len, "%u:%u@%u", cfg->pins[i].port, cfg->pins[i].queue,
+			cfg->pins[i].lcore);
+	if (i < cfg->n_pins) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len - used, " and %u more", cfg->n_pins - i);
+	}
 }
 
 static int
@@ -401,8 +429,9 @@ static const struct lull_opt lull_opts[] = {
 		"lcores that run PMD threads, e.g. 1,3-5", NULL, 0, parse_pmd_cores,
 		show_pmd_cores),
 	LULL_OPT_TEXT_ROW(T, pins, "rxq-pmd", "LIST", "round-robin",
-		"pin rx queues: PORT:QUEUE@CORE,... (the rest are spread round-robin)", NULL,
-		LULL_OPT_NO_SHOW, parse_pins, NULL),
+		"pin rx queues: PORT:QUEUE@CORE,... (the rest are spread round-robin; at run "
+		"time PORT:QUEUE@auto unpins)",
+		NULL, 0, parse_pins, show_pins),
 	LULL_OPT_SECTION_ROW("Ports"),
 	LULL_OPT_UINT_ROW(T, n_rxq, "rxq", "N", 1, LULL_MAX_QUEUES, "1", "rx queues per port", 0),
 	LULL_OPT_UINT_ROW(

@@ -101,6 +101,12 @@ resolve_rxqs(struct lull_config *cfg, char *err, size_t errlen)
 	bool pinned[LULL_MAX_PORTS][LULL_MAX_QUEUES] = {{false}};
 	unsigned int next = 0;
 
+	/* PORT:QUEUE@auto is no pin: dropped */
+	for (unsigned int i = 0; i < cfg->n_pins;)
+		if (cfg->pins[i].lcore == LULL_PIN_AUTO)
+			cfg->pins[i] = cfg->pins[--cfg->n_pins];
+		else
+			i++;
 	for (unsigned int i = 0; i < cfg->n_pins; i++) {
 		const struct lull_rxq_pin *pin = &cfg->pins[i];
 		int pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
@@ -229,6 +235,12 @@ lull_config_port_del(struct lull_config *cfg, uint16_t id)
 	for (unsigned int i = 0; i < cfg->n_critical;)
 		if (cfg->critical[i].a == id)
 			cfg->critical[i] = cfg->critical[--cfg->n_critical];
+		else
+			i++;
+	/* and so do its pins: a port added later under its number starts free */
+	for (unsigned int i = 0; i < cfg->n_pins;)
+		if (cfg->pins[i].port == id)
+			cfg->pins[i] = cfg->pins[--cfg->n_pins];
 		else
 			i++;
 }

@@ -91,6 +91,18 @@ test_resolve_pins_and_self_pair(void **state)
 	assert_int_equal(cfg.rxq_pmd[2][0], 1); /* lcore 2 is PMD index 1 */
 	assert_int_equal(cfg.rxq_pmd[0][0], 1);
 	assert_int_equal(cfg.rxq_pmd[1][0], 0); /* the only unpinned queue: first PMD */
+	/* @auto is no pin (issue 28 item 9): dropped, the queue round-robin */
+	assert_int_equal(
+		parse(&cfg, "--port-pairs 0:1,2:2 --rxq-pmd 0:0@auto,1:0@2", err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_pins, 2);
+	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
+	assert_int_equal(cfg.n_pins, 1);
+	assert_int_equal(cfg.pins[0].port, 1);
+	assert_int_equal(cfg.rxq_pmd[1][0], 1);
+	assert_int_equal(cfg.rxq_pmd[0][0], 0);
+	/* port-del takes the port's pins with it */
+	lull_config_port_del(&cfg, 1);
+	assert_int_equal(cfg.n_pins, 0);
 }
 
 static void
