@@ -4,7 +4,8 @@
 # the PMD taking the move's first block acknowledges it late. lull on two net_tap ports, two PMDs (lcores
 # 1 and 2 on CPU 1), --intr-after-ms 10.
 #  - set rxq-pmd 0:0@2 answers that the move completes once the slow PMD
-#    let go; another move meanwhile is refused ("try again");
+#    let go; another move meanwhile is refused ("try again"); pmd-rxq-show
+#    says which generation it shows and which one waits (item 10);
 #  - a set accepted while the move is pending stays in force after the move
 #    completes (the late phase applies the move, not a copy of the old
 #    configuration);
@@ -33,6 +34,15 @@ ctl set rxq-pmd 0:0@2 >/dev/null 2>"$T_DIR/move.err" || rc=$?
 [ "$rc" != 0 ] && grep -q "the move completes as soon as it does" "$T_DIR/move.err" ||
 	die "the slow move: exit $rc, $(cat "$T_DIR/move.err")"
 log "slow move: $(cat "$T_DIR/move.err")"
+# item 10: a show says which generation it describes, and that a newer one waits
+ctl --json pmd-rxq-show | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+late = [p for p in d.values() if "pending_generation" in p]
+assert late and all(p["pending_generation"] > p["generation"] for p in late), d
+print(" ".join(f"lcore {p[\"lcore\"]}: generation {p[\"generation\"]}, pending {p[\"pending_generation\"]}" for p in late))
+' >"$T_DIR/gen.txt" || die "pmd-rxq-show does not say a change is pending: $(ctl --json pmd-rxq-show | head -c 300)"
+log "while it waits: $(cat "$T_DIR/gen.txt")"
 rc=0
 ctl set rxq-pmd 1:0@1 >/dev/null 2>"$T_DIR/move2.err" || rc=$?
 [ "$rc" != 0 ] && grep -q "try again" "$T_DIR/move2.err" ||
@@ -53,6 +63,11 @@ for _ in $(seq 300); do
 done
 [ "$(on_lcore2)" = True ] || die "the move did not complete: $(ctl pmd-rxq-show)"
 [ "$(json_get balance-show move_pending)" = 0 ] || die "a move still pending"
+ctl --json pmd-rxq-show | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert all("generation" in p and "pending_generation" not in p for p in d.values()), d' ||
+	die "after the move a show still says a change is pending"
 ctl config-show | grep -qx "sleep_max_us: 123" ||
 	die "the set taken meanwhile was undone: $(ctl config-show | grep sleep_max)"
 q=$(ctl --json pmd-perf-show | python3 -c 'import json, sys; print(sum(p["rx_queues"] for p in json.load(sys.stdin).values()))')
