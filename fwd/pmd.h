@@ -208,6 +208,21 @@ struct lull_pmd {
 	const struct lull_pmd_params *pending;    /**< published, not yet acknowledged */
 };
 
+/**
+ * The block a show describes (control plane, under the control lock): the
+ * newest one the PMD took - a pending one once acknowledged, before the next
+ * publish promotes it - else ctl_params.
+ */
+static inline const struct lull_pmd_params *
+lull_pmd_taken(const struct lull_pmd *pmd)
+{
+	const struct lull_pmd_params *p = pmd->pending;
+
+	if (p != NULL && atomic_load_explicit(&pmd->ack, memory_order_acquire) >= p->gen)
+		return p;
+	return pmd->ctl_params;
+}
+
 static_assert(offsetof(struct lull_pmd, burst_pkts) >=
 		      offsetof(struct lull_pmd, stop) + RTE_CACHE_LINE_SIZE,
 	"the control line (stop, next, ack) shares no cache line with a histogram");

@@ -154,6 +154,10 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 		pmd_view(fwd, i, v);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
+		/* which change the reply describes, and one the PMD has not taken */
+		rte_tel_data_add_dict_u64(c, "generation", lull_pmd_taken(pmd)->gen);
+		if (lull_pmd_taken(pmd) != pmd->pending && pmd->pending != NULL)
+			rte_tel_data_add_dict_u64(c, "pending_generation", pmd->pending->gen);
 		fill(fwd, i, v, c);
 		snprintf(key, sizeof(key), "pmd%u", pmd->lcore);
 		rte_tel_data_add_dict_container(d, key, c, 0);
@@ -194,8 +198,8 @@ fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 		rte_tel_data_add_dict_u64(c, lull_pmd_stat_name(s), v->stats[s]);
 	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
 	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
-	rte_tel_data_add_dict_u64(c, "rx_queues", fwd->pmds[i]->ctl_params->n_rxqs);
-	rte_tel_data_add_dict_u64(c, "parked", fwd->pmds[i]->ctl_params->n_rxqs == 0);
+	rte_tel_data_add_dict_u64(c, "rx_queues", lull_pmd_taken(fwd->pmds[i])->n_rxqs);
+	rte_tel_data_add_dict_u64(c, "parked", lull_pmd_taken(fwd->pmds[i])->n_rxqs == 0);
 	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
 	struct lull_pmd_derived dv;
 
@@ -231,7 +235,7 @@ static void
 fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	struct rte_tel_data *c)
 {
-	const struct lull_pmd_params *prm = fwd->pmds[i]->ctl_params;
+	const struct lull_pmd_params *prm = lull_pmd_taken(fwd->pmds[i]);
 	struct lull_pmd_derived dv;
 
 	lull_pmd_derive(v->stats, v->rx, &dv);
@@ -310,7 +314,7 @@ fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	struct rte_tel_data *c)
 {
 	const struct lull_pmd *pmd = fwd->pmds[i];
-	const struct lull_pmd_params *prm = pmd->ctl_params;
+	const struct lull_pmd_params *prm = lull_pmd_taken(pmd);
 	const struct lull_pmd_base *b = fwd->base[i];
 	struct lull_pmd_derived dv;
 	char key[40];
