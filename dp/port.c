@@ -135,6 +135,9 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 		return ret;
 	}
 	port->started = true;
+	if (lull_afp_stats_attach(&port->afp, id) > 0)
+		LULL_LOG(INFO, "port %u (%s): kernel ring drops read from %u af_packet socket(s)",
+			id, port->name, port->afp.n_fds);
 	if (lull_port_conf_segs(pc) > 1 && !(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
 		LULL_LOG(INFO,
 			"port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
@@ -253,10 +256,26 @@ port_stop(struct lull_port *port)
 
 	if (!port->started)
 		return;
+	/* the driver closes its sockets: their last drops now, and no more reads */
+	lull_afp_stats_read(&port->afp);
+	port->afp.n_fds = 0;
 	ret = rte_eth_dev_stop(port->id);
 	if (ret < 0)
 		LULL_LOG(WARNING, "port %u (%s): stop: %s", port->id, port->name, strerror(-ret));
 	port->started = false;
+}
+
+uint64_t
+lull_port_rx_missed(const struct lull_port *port, const struct rte_eth_stats *st)
+{
+	return st->imissed + st->rx_nombuf + port->afp.drops;
+}
+
+void
+lull_port_poll_drops(struct lull_port *port)
+{
+	if (port->present && port->started)
+		lull_afp_stats_read(&port->afp);
 }
 
 void

@@ -10,9 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mempool.h>
 
+#include "afp_stats.h"
 #include "portconf.h"
 
 struct lull_port {
@@ -26,6 +28,7 @@ struct lull_port {
 	uint32_t rx_ring;  /**< descriptors of rx queue 0 (memif: its rsize) */
 	double line_pps;   /**< line rate in 64-byte frames per s */
 	bool line_assumed; /**< no link speed reported (or memif's constant): 10 GbE assumed */
+	struct lull_afp_stats afp; /**< net_af_packet: its sockets' kernel drops */
 };
 
 /**
@@ -52,6 +55,17 @@ int lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_
  */
 unsigned int lull_port_wait_links(const struct lull_port *ports, unsigned int n,
 	uint32_t timeout_ms, bool (*should_stop)(void));
+
+/**
+ * Frames the port lost for want of room, as rx_missed: the device's imissed
+ * and rx_nombuf, and (net_af_packet) what the kernel dropped at its sockets
+ * up to the last lull_port_poll_drops().
+ */
+uint64_t lull_port_rx_missed(const struct lull_port *port, const struct rte_eth_stats *st);
+
+/** Add up what the kernel dropped at the port's af_packet sockets since the
+ * last call (it resets the kernel's counters: the control plane's one reader). */
+void lull_port_poll_drops(struct lull_port *port);
 
 /** Stop (if started) and close the port. */
 void lull_port_close(struct lull_port *port);

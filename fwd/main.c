@@ -115,6 +115,7 @@ static void
 run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 {
 	int8_t was_up[LULL_MAX_PORTS];
+	unsigned int ticks = 0;
 
 	memset(was_up, -1, sizeof(was_up));
 	uint64_t period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
@@ -129,6 +130,9 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 		lull_balance_tick_locked(fwd);
 		lull_budget_note_tick_locked(fwd);
 		log_link_changes(fwd, was_up);
+		if (++ticks % (1000 / LULL_MAIN_TICK_MS) == 0) /* each second: af_packet's drops */
+			for (unsigned int p = 0; p < fwd->n_ports; p++)
+				lull_port_poll_drops(&fwd->ports[p]);
 		/* stats-period may change at run time */
 		period_tsc = rte_get_tsc_hz() * fwd->cfg.stats_period_s;
 		if (period_tsc != 0 && rte_rdtsc() >= next_tsc) {
@@ -146,6 +150,8 @@ static int
 shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_final)
 {
 	stop_pmds(fwd);
+	for (unsigned int p = 0; p < fwd->n_ports; p++)
+		lull_port_poll_drops(&fwd->ports[p]); /* the last second's too */
 	if (print_final)
 		lull_stats_print(stdout, fwd, prev, true);
 	return lull_fwd_teardown(fwd);

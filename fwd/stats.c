@@ -125,7 +125,7 @@ print_ports(FILE *out, const struct lull_fwd *fwd, struct lull_stats_prev *prev,
 			port->id, port->name,
 			dt_s > 0 ? (double)since(c.rx, prev->port_rx[i]) / dt_s : 0.0,
 			dt_s > 0 ? (double)since(c.tx, prev->port_tx[i]) / dt_s : 0.0, c.rx, c.tx,
-			st.imissed + st.rx_nombuf, c.tx_dropped + st.oerrors);
+			lull_port_rx_missed(port, &st), c.tx_dropped + st.oerrors);
 		prev->port_rx[i] = c.rx;
 		prev->port_tx[i] = c.tx;
 	}

@@ -391,7 +391,7 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "rx_packets", pc.rx);
 		rte_tel_data_add_dict_u64(c, "tx_packets", pc.tx);
 		rte_tel_data_add_dict_u64(c, "tx_dropped", pc.tx_dropped + st.oerrors);
-		rte_tel_data_add_dict_u64(c, "rx_missed", st.imissed + st.rx_nombuf);
+		rte_tel_data_add_dict_u64(c, "rx_missed", lull_port_rx_missed(port, &st));
 		snprintf(buf, sizeof(buf), "port%u", port->id);
 		rte_tel_data_add_dict_container(d, buf, c, 0);
 	}
