@@ -114,8 +114,9 @@ static const struct family port_fams[] = {
 	{"port_tx_dropped_total", "counter", "Packets lull's tx queues refused.", "tx_dropped",
 		AS_IS},
 	{"port_rx_missed_total", "counter",
-		"Packets the device dropped for want of rx descriptors (imissed).", "rx_missed",
-		AS_IS},
+		"Packets lost for want of room on rx: the device's imissed and rx_nombuf, and "
+		"net_af_packet's kernel ring drops.",
+		"rx_missed", AS_IS},
 };
 
 static double
