@@ -144,6 +144,52 @@ lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t err
 	return val;
 }
 
+json_t *
+lullctl_request_pmds(struct lullctl_client *c, const char *cmd, char *err, size_t errlen)
+{
+	json_t *lcores = lullctl_request(c, "/lull/pmds", err, errlen), *all, *v;
+	size_t i;
+
+	if (lcores == NULL) /* an older lull: all at once */
+		return lullctl_request(c, cmd, err, errlen);
+	if (!json_is_array(lcores))
+		return lcores; /* a refusal: "lull is stopping" */
+	all = json_object();
+	if (all == NULL) {
+		json_decref(lcores);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	json_array_foreach(lcores, i, v)
+	{
+		char one[160], key[32];
+		json_t *r;
+
+		snprintf(one, sizeof(one), "%s,%" JSON_INTEGER_FORMAT, cmd, json_integer_value(v));
+		snprintf(key, sizeof(key), "pmd%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		r = lullctl_request(c, one, err, errlen);
+		if (r == NULL || !json_is_object(r)) {
+			json_decref(all);
+			json_decref(lcores);
+			return r; /* NULL with err, or a refusal */
+		}
+		if (json_object_get(r, key) == NULL) {
+			snprintf(err, errlen,
+				"%s: the reply of the PMD on lcore %" JSON_INTEGER_FORMAT
+				" passed DPDK's telemetry limit (%zu bytes)",
+				cmd, json_integer_value(v), c->max_reply);
+			json_decref(r);
+			json_decref(all);
+			json_decref(lcores);
+			return NULL;
+		}
+		json_object_update(all, r);
+		json_decref(r);
+	}
+	json_decref(lcores);
+	return all;
+}
+
 void
 lullctl_close(struct lullctl_client *c)
 {

@@ -46,6 +46,18 @@ int lullctl_connect(struct lullctl_client *c, const char *path, unsigned int tim
  */
 json_t *lullctl_request(struct lullctl_client *c, const char *cmd, char *err, size_t errlen);
 
+/**
+ * A per-PMD command (/lull/pmd_perf, /lull/pmd_sleep, /lull/pmd_rxq) for every
+ * PMD, asked PMD by PMD ("cmd,LCORE" for each of /lull/pmds), so that no
+ * reply passes DPDK's telemetry limit (16 KB: past it entries are dropped,
+ * silently). The same object as cmd's whole reply. Against a lull without
+ * /lull/pmds, cmd's whole reply.
+ *
+ * @return the object, a refusal (a JSON string), or NULL with a message in
+ *   err (one PMD's reply too long is an error, not a gap).
+ */
+json_t *lullctl_request_pmds(struct lullctl_client *c, const char *cmd, char *err, size_t errlen);
+
 void lullctl_close(struct lullctl_client *c);
 
 #endif /* LULLCTL_CLIENT_H */

@@ -84,7 +84,11 @@ static int
 run(struct lullctl_client *c, const struct opts *o, const char *cmd, void (*show)(FILE *, json_t *))
 {
 	char err[512] = "";
-	json_t *v = lullctl_request(c, cmd, err, sizeof(err));
+	/* every PMD: asked one by one, as a reply of many passes DPDK's 16 KB */
+	bool pmds = strcmp(cmd, "/lull/pmd_perf") == 0 || strcmp(cmd, "/lull/pmd_sleep") == 0 ||
+		    strcmp(cmd, "/lull/pmd_rxq") == 0;
+	json_t *v = pmds ? lullctl_request_pmds(c, cmd, err, sizeof(err))
+			 : lullctl_request(c, cmd, err, sizeof(err));
 	json_t *e;
 	int rc = 0;
 

@@ -338,7 +338,9 @@ lullctl_metrics_write(FILE *out, const char *path, char *err, size_t errlen)
 	int ret = lullctl_connect(&c, path, LULLCTL_SCRAPE_TIMEOUT_MS, err, errlen);
 
 	for (int i = 0; i < N && ret == 0; i++) {
-		r[i] = lullctl_request(&c, cmds[i], err, errlen);
+		/* the per-PMD ones PMD by PMD: a scrape never undercounts */
+		r[i] = i <= RXQ ? lullctl_request_pmds(&c, cmds[i], err, errlen)
+				: lullctl_request(&c, cmds[i], err, errlen);
 		if (r[i] == NULL) {
 			ret = -EIO;
 		} else if (!json_is_object(r[i])) {

@@ -140,6 +140,7 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 		free(v);
 		return -ESHUTDOWN;
 	}
+
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 		struct rte_tel_data *c;
@@ -154,6 +155,9 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 		pmd_view(fwd, i, v);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
+		/* of how many: a reply past DPDK's 16 KB loses PMDs, silently, and a
+		 * client that counts fewer knows (lullctl then asks PMD by PMD) */
+		rte_tel_data_add_dict_u64(c, "pmds", fwd->n_pmds);
 		/* which change the reply describes, and one the PMD has not taken */
 		rte_tel_data_add_dict_u64(c, "generation", lull_pmd_taken(pmd)->gen);
 		if (lull_pmd_taken(pmd) != pmd->pending && pmd->pending != NULL)
@@ -210,15 +214,15 @@ fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	add_quantiles(c, "sleep_ns", &v->sleep_ns);
 }
 
+/* A per-PMD command: every PMD, or the one on the lcore params names. */
 static int
-cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
+pmd_cmd(const char *params, struct rte_tel_data *d, pmd_fill_fn *fill)
 {
 	int lcore, found;
 
-	(void)cmd;
 	if (pmd_filter(params, &lcore, d) < 0)
 		return 0;
-	found = for_each_pmd(d, lcore, fill_perf);
+	found = for_each_pmd(d, lcore, fill);
 	if (found < 0)
 		return reply_pmds_error(d, found);
 	if (lcore >= 0 && found == 0) {
@@ -228,6 +232,13 @@ cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
 		return lull_tel_reply_error(d, msg);
 	}
 	return 0;
+}
+
+static int
+cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	(void)cmd;
+	return pmd_cmd(params, d, fill_perf);
 }
 
 /* The settings in force (the block the PMD acknowledged) and sleep averages. */
@@ -300,10 +311,7 @@ static int
 cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	(void)cmd;
-	(void)params;
-	int ret = for_each_pmd(d, -1, fill_sleep);
-
-	return ret < 0 ? reply_pmds_error(d, ret) : 0;
+	return pmd_cmd(params, d, fill_sleep);
 }
 
 /* Each rx queue's packets (rxq_PORT_QUEUE) and its PMD's busy share: a queue's
@@ -342,10 +350,25 @@ static int
 cmd_pmd_rxq(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	(void)cmd;
-	(void)params;
-	int ret = for_each_pmd(d, -1, fill_rxq);
+	return pmd_cmd(params, d, fill_rxq);
+}
 
-	return ret < 0 ? reply_pmds_error(d, ret) : 0;
+/* The PMDs' lcores: a client whose reply of every PMD would pass DPDK's 16 KB
+ * asks PMD by PMD (lullctl, the exporter). */
+static int
+cmd_pmds(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct lull_fwd *fwd = lull_tel_fwd;
+
+	(void)cmd;
+	(void)params;
+	if (!lull_tel_lock_live(fwd, d))
+		return 0;
+	rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+	for (unsigned int i = 0; i < fwd->n_pmds; i++)
+		rte_tel_data_add_array_u64(d, fwd->pmds[i]->lcore);
+	pthread_mutex_unlock(&fwd->lock);
+	return 0;
 }
 
 static int
@@ -554,8 +577,11 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 		/* DPDK 22.11 takes help texts of under 64 characters */
 		{"/lull/pmd_perf", cmd_pmd_perf, "PMD perf and sleep counters. Param: lcore",
 			false},
-		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force", false},
-		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, share of packets", false},
+		{"/lull/pmd_sleep", cmd_pmd_sleep, "PMD sleep settings in force. Param: lcore",
+			false},
+		{"/lull/pmd_rxq", cmd_pmd_rxq, "Rx queues per PMD, packet shares. Param: lcore",
+			false},
+		{"/lull/pmds", cmd_pmds, "The PMDs' lcores", false},
 		{"/lull/ports", cmd_ports, "Ports: peer, link, counters", false},
 		{"/lull/config", cmd_config, "Effective configuration", false},
 		{"/lull/settable", cmd_settable, "Keys that /lull/set accepts", false},
