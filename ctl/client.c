@@ -59,15 +59,25 @@ recv_json(struct lullctl_client *c, char *err, size_t errlen)
 }
 
 int
+lullctl_set_timeout(struct lullctl_client *c, unsigned int timeout_ms)
+{
+	struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
+
+	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	c->timeout_ms = timeout_ms;
+	return 0;
+}
+
+int
 lullctl_connect(struct lullctl_client *c, const char *path, unsigned int timeout_ms, char *err,
 	size_t errlen)
 {
 	struct sockaddr_un sun = {.sun_family = AF_UNIX};
-	struct timeval tv = {.tv_sec = timeout_ms / 1000, .tv_usec = (timeout_ms % 1000) * 1000};
 	json_t *hello, *max;
 
 	c->max_reply = DEFAULT_MAX_REPLY;
-	c->timeout_ms = timeout_ms;
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	if (strlen(path) >= sizeof(sun.sun_path)) {
 		snprintf(err, errlen, "socket path too long: %s", path);
@@ -79,8 +89,7 @@ lullctl_connect(struct lullctl_client *c, const char *path, unsigned int timeout
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -errno;
 	}
-	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
-		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0) {
+	if (lullctl_set_timeout(c, timeout_ms) < 0) {
 		snprintf(err, errlen, "socket timeout: %s", strerror(errno));
 		lullctl_close(c);
 		return -EINVAL;

@@ -14,6 +14,8 @@
 
 /** How long the command line waits for lull's answer (a port-add may take seconds). */
 #define LULLCTL_TIMEOUT_MS 10000
+/** port-add's answer comes once the link is up or lull's --link-wait-ms (at most 600 s) passed. */
+#define LULLCTL_PORT_ADD_TIMEOUT_MS 660000
 /** How long a metrics scrape waits: then lull_up is 0 (Prometheus' timeout is 10 s). */
 #define LULLCTL_SCRAPE_TIMEOUT_MS 3000
 
@@ -39,6 +41,9 @@ void lullctl_socket_path(const char *prefix, char *path, size_t len);
  */
 int lullctl_connect(struct lullctl_client *c, const char *path, unsigned int timeout_ms, char *err,
 	size_t errlen);
+
+/** From now on every send and receive on c gives up after timeout_ms. @return 0 or -errno. */
+int lullctl_set_timeout(struct lullctl_client *c, unsigned int timeout_ms);
 
 /**
  * Send cmd ("/lull/set,KEY VALUE") and return the value of its reply (the

@@ -295,6 +295,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "lullctl: %s\n", err);
 		return EXIT_NO_LULL;
 	}
+	/* port-add answers once the link is up or lull's --link-wait-ms passed */
+	if (strcmp(argv[optind], "port-add") == 0)
+		lullctl_set_timeout(&c, LULLCTL_PORT_ADD_TIMEOUT_MS);
 	rc = dispatch(&c, &o, argv[optind], argc - optind - 1, argv + optind + 1);
 	lullctl_close(&c);
 	return rc;
