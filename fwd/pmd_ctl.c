@@ -169,6 +169,15 @@ lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	return 0;
 }
 
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int
 lull_pmd_publish(
 	struct lull_pmd *pmd, struct lull_pmd_params *params, bool running, unsigned int timeout_ms)
@@ -194,12 +203,18 @@ lull_pmd_publish(
 	atomic_store_explicit(&pmd->next, params, memory_order_release);
 	lull_pmd_kick(pmd);
 	if (running) {
+		/* a deadline on the clock: a count of 100 us naps overran it by half
+		 * (a nap takes longer) and more on a loaded machine */
+		uint64_t deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000;
+
 		ret = -ETIMEDOUT;
-		for (unsigned int i = 0; i < timeout_ms * 10; i++) {
+		for (;;) {
 			if (atomic_load_explicit(&pmd->ack, memory_order_acquire) >= params->gen) {
 				ret = 0;
 				break;
 			}
+			if (now_ns() >= deadline_ns)
+				break;
 			nanosleep(&tick, NULL);
 		}
 		if (ret < 0) {
