@@ -40,7 +40,7 @@ import json, sys
 d = json.load(sys.stdin)
 late = [p for p in d.values() if "pending_generation" in p]
 assert late and all(p["pending_generation"] > p["generation"] for p in late), d
-print(" ".join(f"lcore {p[\"lcore\"]}: generation {p[\"generation\"]}, pending {p[\"pending_generation\"]}" for p in late))
+print(" ".join("lcore %d: generation %d, pending %d" % (p["lcore"], p["generation"], p["pending_generation"]) for p in late))
 ' >"$T_DIR/gen.txt" || die "pmd-rxq-show does not say a change is pending: $(ctl --json pmd-rxq-show | head -c 300)"
 log "while it waits: $(cat "$T_DIR/gen.txt")"
 rc=0
