@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "opt.h"
+#include "options.h"
 #include "parse.h"
 
 #define CFG(row, target) ((struct lull_config *)(target)) /* row: for the reader */
@@ -536,77 +537,8 @@ static const struct lull_opt lull_opts[] = {
 #undef T
 #undef SET
 
-int
-lull_config_parse(struct lull_config *cfg, int argc, char **argv, char *err, size_t errlen)
+const struct lull_opt *
+lull_config_opts(void)
 {
-	return lull_opt_parse(lull_opts, cfg, argc, argv, err, errlen);
-}
-
-static char settable_keys[512];
-
-static void
-settable_init(void)
-{
-	lull_opt_settable(lull_opts, settable_keys, sizeof(settable_keys));
-}
-
-int
-lull_config_parse_one(
-	struct lull_config *cfg, const char *name, const char *value, char *err, size_t errlen)
-{
-	return lull_opt_set(lull_opts, cfg, name, value, false, err, errlen);
-}
-
-const char *
-lull_config_settable(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	/* telemetry threads ask concurrently: written once, before any reads it */
-	pthread_once(&once, settable_init);
-	return settable_keys;
-}
-
-int
-lull_config_set(
-	struct lull_config *cfg, const char *key, const char *value, char *err, size_t errlen)
-{
-	struct lull_config *tmp = malloc(sizeof(*tmp));
-	int ret;
-
-	if (tmp == NULL)
-		return lull_errf(err, errlen, -ENOMEM, "set: out of memory");
-	*tmp = *cfg;
-	ret = lull_opt_set(lull_opts, tmp, key, value, true, err, errlen);
-	if (ret == 0)
-		ret = lull_config_check(tmp, err, errlen);
-	if (ret == 0)
-		*cfg = *tmp;
-	free(tmp);
-	return ret;
-}
-
-void
-lull_config_describe(const struct lull_config *cfg,
-	void (*emit)(void *ctx, const char *key, const char *value), void *ctx)
-{
-	lull_opt_describe(lull_opts, cfg, emit, ctx);
-}
-
-void
-lull_config_usage(const char *prog)
-{
-	printf("Usage: %s [EAL options] -- [lull options]\n"
-	       "\n"
-	       "Poll-mode forwarder: every port EAL probes is polled and forwarded to its pair.\n"
-	       "Options marked [settable] also change at run time (lullctl set KEY VALUE).\n"
-	       "\n",
-		prog);
-	lull_opt_usage(lull_opts, stdout);
-	printf("\nExample (two memif ports, PMD on lcore 1):\n"
-	       "  %s -l 0,1 --no-huge -m 512 --no-pci --file-prefix=lull \\\n"
-	       "     --vdev net_memif0,role=server,socket=/tmp/a.sock,socket-abstract=no \\\n"
-	       "     --vdev net_memif1,role=server,socket=/tmp/b.sock,socket-abstract=no \\\n"
-	       "     -- --fwd-mode io\n",
-		prog);
+	return lull_opts;
 }
