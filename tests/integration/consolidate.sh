@@ -22,7 +22,12 @@ LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 P="$T_ID-lull"
 ctl() { "$LULLCTL" -f "$P" "$@"; }
 # bal KEY: a figure of balance-show
-bal() { ctl --json balance-show | python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+# (in a command substitution: die's report goes to stderr, set -e stops the test)
+bal() {
+	local j
+	j=$(ctl --json balance-show) || die "balance-show failed: is lull gone?" >&2
+	python3 -c 'import json, sys; print(json.loads(sys.argv[2])[sys.argv[1]])' "$1" "$j"
+}
 # parked: lcores of the parked PMDs, or nothing
 parked() {
 	ctl --json pmd-perf-show | python3 -c '
@@ -43,29 +48,13 @@ GEN_RSIZE=14 gen_bg genA 0 "$T_DIR/s0.sock" "$T_DIR/s1.sock" --rxq 2 \
 	--profile rate:2k:12s,rate:200k:8s,rate:2k:10s --flows 4 --progress-ms 0 --drain-ms 500 \
 	--json "$T_DIR/a.json"
 genA=$BG_PID
-t0=$(date +%s) # genA's phases run from here (give or take its start-up)
 GEN_RSIZE=14 gen_bg genB 0 "$T_DIR/s2.sock" "$T_DIR/s3.sock" --rxq 2 \
 	--profile rate:2k:30s --flows 4 --progress-ms 0 --drain-ms 500 --json "$T_DIR/b.json"
 genB=$BG_PID
 wait_log lull "Link up" 30 4
-# bad input: refused by name, the configuration as it was
-ctl --json config-show >"$T_DIR/cfg.before"
-bad() {
-	local rc=0
-	ctl set "$1" "$2" >/dev/null 2>"$T_DIR/bad.err" || rc=$?
-	[ "$rc" = 1 ] && grep -qF -- "$3" "$T_DIR/bad.err" || die "set $1 $2: exit $rc, $(cat "$T_DIR/bad.err")"
-	ctl --json config-show | cmp -s - "$T_DIR/cfg.before" || die "set $1 $2 changed the configuration"
-	log "refused: set $1 $2 -> $(cat "$T_DIR/bad.err")"
-}
-bad rxq-pmd 0:0@7 "lcore 7 is not a PMD core"
-bad rxq-pmd 9:0@1 "port 9 is not forwarded"
-bad rxq-pmd 0:3@1 "queue 3 does not exist"
-bad rxq-pmd "0:0@1,zz" "--rxq-pmd: bad"
-bad pack-below-pct 95 "out of order"
-bad unpack-above-pct 50 "out of order"
-bad consolidate maybe "--consolidate: bad value 'maybe'"
-
-
+# genA's phases run from its links up, as lull's (under TSan that comes 6-9 s
+# after the start)
+t0=$(date +%s)
 # light (the first 12 s of genA): packed, one PMD parked and (nearly) off the
 # CPU - measured over 2 s in which it stayed parked
 cpu="" p=""
@@ -140,6 +129,24 @@ m1=$(bal moves)
 [ $((m1 - m0)) -ge 99 ] || die "100 moves asked, $((m1 - m0)) done"
 log "100 forced moves: $((m1 - m0)) queue moves, the last took $(bal last_move_us) us"
 wait "$genC" || die "genC failed"
+
+# bad input: refused by name, the configuration as it was (here, after the
+# timed phases: under TSan these 21 lullctl calls take over 10 s)
+ctl --json config-show >"$T_DIR/cfg.before"
+bad() {
+	local rc=0
+	ctl set "$1" "$2" >/dev/null 2>"$T_DIR/bad.err" || rc=$?
+	[ "$rc" = 1 ] && grep -qF -- "$3" "$T_DIR/bad.err" || die "set $1 $2: exit $rc, $(cat "$T_DIR/bad.err")"
+	ctl --json config-show | cmp -s - "$T_DIR/cfg.before" || die "set $1 $2 changed the configuration"
+	log "refused: set $1 $2 -> $(cat "$T_DIR/bad.err")"
+}
+bad rxq-pmd 0:0@7 "lcore 7 is not a PMD core"
+bad rxq-pmd 9:0@1 "port 9 is not forwarded"
+bad rxq-pmd 0:3@1 "queue 3 does not exist"
+bad rxq-pmd "0:0@1,zz" "--rxq-pmd: bad"
+bad pack-below-pct 95 "out of order"
+bad unpack-above-pct 50 "out of order"
+bad consolidate maybe "--consolidate: bad value 'maybe'"
 
 stop_wait "$lull_pid" 20
 [ "$STOP_RC" = 0 ] || die "lull exited with $STOP_RC"
