@@ -71,6 +71,8 @@ fcmp 'c < 1' c="$cpu" || die "the parked PMD (lcore $p) used $cpu % of a CPU"
 log "light: packed ($(bal packs) pack(s)), lcore $p parked, its thread $cpu % of a CPU"
 ctl pmd-sleep-show | grep -A2 "^pmd thread core $p:" | grep -q 'burst tolerance: no rx queue (parked)' ||
 	die "pmd-sleep-show of the parked PMD: $(ctl pmd-sleep-show)"
+grep -q "PMD [0-9]*: polls no rx queue (parked)" "$T_DIR/lull.log" ||
+	die "the log's burst line for the parked PMD: $(grep 'burst' "$T_DIR/lull.log" | tail -2)"
 while [ $(($(date +%s) - t0)) -lt 12 ]; do sleep 0.2; done
 
 # heavy (the next 8 s), the unpack line under the loaded PMD: it unpacks
