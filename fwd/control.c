@@ -36,8 +36,12 @@ burst_log(const struct lull_pmd *pmd, const struct lull_pmd_params *prm, unsigne
 	struct lull_burst_view v;
 	char ring_hint[96];
 
-	lull_pmd_burst_view(prm, BURST_LOG_LATENESS_US, &v);
 	(void)pmd;
+	if (prm->n_rxqs == 0) {
+		LULL_LOG(INFO, "PMD %u: polls no rx queue (parked): no burst to absorb", i);
+		return;
+	}
+	lull_pmd_burst_view(prm, BURST_LOG_LATENESS_US, &v);
 	if (prm->policy.kind != LULL_POLICY_OFF && v.cap_us >= 0) {
 		LULL_LOG(INFO,
 			"PMD %u: --burst-tolerance %u: sleeps capped at %.0f us so that any "
