@@ -117,6 +117,10 @@ static const struct family port_fams[] = {
 		"Packets lost for want of room on rx: the device's imissed and rx_nombuf, and "
 		"net_af_packet's kernel ring drops.",
 		"rx_missed", AS_IS},
+	{"port_tx_queues_refusing", "gauge",
+		"Tx queues that refused every packet since the link came up (a memif peer with "
+		"fewer rx queues than lull has PMDs).",
+		"tx_queues_refusing", AS_IS},
 };
 
 static double

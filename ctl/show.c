@@ -266,6 +266,16 @@ lullctl_show_ports(FILE *out, json_t *ports)
 			strstr(link, "up") != NULL ? "up" : "down", u(p, "rx_packets"),
 			u(p, "tx_packets"), u(p, "rx_missed"), u(p, "tx_dropped"));
 	}
+	json_object_foreach(ports, key, p)
+	{
+		if (u(p, "tx_queues_refusing") > 0)
+			fprintf(out,
+				"port %" PRIu64 ": %" PRIu64
+				" tx queue(s) refuse every packet since the link came up (the "
+				"log names them): a peer with fewer rx queues than lull has "
+				"PMDs?\n",
+				u(p, "id"), u(p, "tx_queues_refusing"));
+	}
 }
 
 void

@@ -18,6 +18,7 @@
 #include "consolidate.h"
 #include "pmd.h"
 #include "port.h"
+#include "txq_watch.h"
 
 /** What lull_control_stats_clear() saw, subtracted from what the show commands report. */
 struct lull_pmd_base {
@@ -81,6 +82,8 @@ struct lull_fwd {
 	struct lull_pmd_base *base[LULL_MAX_PMDS]; /**< NULL until stats were cleared */
 	struct lull_balance bal;
 	struct lull_budget_note budget_note[LULL_MAX_PMDS]; /**< lull_budget_note_tick_locked() */
+	struct lull_txq_watch txq_watch[LULL_MAX_PORTS]
+				       [LULL_MAX_PMDS]; /**< lull_txq_watch_tick_locked() */
 };
 
 #endif /* LULL_FWD_H */

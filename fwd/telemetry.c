@@ -91,6 +91,8 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "tx_packets", pc.tx);
 		rte_tel_data_add_dict_u64(c, "tx_dropped", pc.tx_dropped + st.oerrors);
 		rte_tel_data_add_dict_u64(c, "rx_missed", lull_port_rx_missed(port, &st));
+		rte_tel_data_add_dict_u64(
+			c, "tx_queues_refusing", lull_txq_watch_refusing(fwd, port->id));
 		snprintf(buf, sizeof(buf), "port%u", port->id);
 		rte_tel_data_add_dict_container(d, buf, c, 0);
 	}

@@ -34,6 +34,8 @@ wait_log lull "tx queue 1 \\(PMD on lcore 2\\) refused" 20 ||
 log "$(grep -m 1 "tx queue 1 (PMD on lcore 2) refused" "$T_DIR/lull.log" | sed 's/^lull: //')"
 [ "$(refusing 1)" = 1 ] || die "port-show: port 1 tx_queues_refusing $(refusing 1), not 1"
 [ "$(refusing 0)" = 0 ] || die "port-show: port 0 tx_queues_refusing $(refusing 0), not 0"
+ctl port-show | grep -q "^port 1: 1 tx queue(s) refuse every packet" ||
+	die "port-show: $(ctl port-show)"
 ctl metrics | grep -q '^lull_port_tx_queues_refusing{[^}]*port="net_memif1"[^}]*} 1$' ||
 	die "metrics: $(ctl metrics | grep tx_queues_refusing)"
 wait "$gpid" || die "lull-gen failed: $(tail -n 3 "$T_DIR/gen1.log")"
