@@ -84,22 +84,29 @@ done
 [ "$(bal unpacks)" -ge 1 ] && [ -z "$(parked)" ] ||
 	die "no unpack above the line: $(ctl balance-show; ctl pmd-rxq-show)"
 log "heavy: unpacked ($(bal unpacks)), last move $(bal last_move_us) us: $(bal last_move)"
-# per-queue cycles: every queue that forwarded packets was charged cycles
-# (pmd-rxq-show's "pmd usage"), a sane number per packet
-ctl --json pmd-rxq-show | python3 -c '
+# per-queue cycles (pmd-rxq-show's "pmd usage"): a queue's cycles per packet
+# within 0.5-2x of its PMD's in pmd-perf-show (busy cycles per packet), read
+# back to back
+ctl --json pmd-rxq-show >"$T_DIR/rxq.json" && ctl --json pmd-perf-show >"$T_DIR/perf.json" ||
+	die "pmd-rxq-show or pmd-perf-show failed"
+python3 - "$T_DIR/rxq.json" "$T_DIR/perf.json" <<'PY' || die "per-queue cycles: $(ctl pmd-rxq-show)"
 import json, sys
+rxq, perf = (json.load(open(f)) for f in sys.argv[1:])
 seen = 0
-for lc, p in json.load(sys.stdin).items():
+for lc, p in rxq.items():
+    f = perf[lc]
+    pmd_cpp = f["busy_cycles"] / max(f["rx_packets"], 1)
     for k, pkts in p.items():
         if not k.startswith("rxq_") or pkts < 1000:
             continue
-        cyc = p["cyc_" + k[4:]]
-        if not 50 * pkts < cyc < 10**7 * pkts:
-            sys.exit(f"PMD {lc} queue {k[4:]}: {cyc} cycles for {pkts} packets")
+        cpp = p["cyc_" + k[4:]] / pkts
+        print(f"PMD {lc} queue {k[4:]}: {cpp:.0f} cycles/pkt, the PMD {pmd_cpp:.0f} ({cpp / pmd_cpp:.2f}x)")
+        if not 0.5 * pmd_cpp <= cpp <= 2 * pmd_cpp:
+            sys.exit(f"PMD {lc} queue {k[4:]}: {cpp:.0f} cycles/pkt, not within 0.5-2x of {pmd_cpp:.0f}")
         seen += 1
 if not seen:
     sys.exit("no queue forwarded 1000 packets")
-' || die "per-queue cycles: $(ctl pmd-rxq-show)"
+PY
 # the lines back: the light tail packs again
 ctl set unpack-above-pct 90 >/dev/null && ctl set pack-below-pct 60 >/dev/null || die "lines not taken"
 while [ $(($(date +%s) - t0)) -lt 30 ]; do
