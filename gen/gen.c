@@ -56,6 +56,8 @@ poll_port(struct gen *g, uint16_t port)
 			n = rte_eth_rx_burst(port, q, pkts, g->cfg->burst);
 			if (n == 0)
 				break;
+			if (port == g->rx_port)
+				g->rx_queue[q] += n;
 			now_tsc = rte_rdtsc();
 			for (uint16_t i = 0; i < n; i++)
 				rx_one(g, pkts[i], now_tsc);

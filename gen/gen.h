@@ -47,8 +47,9 @@ struct gen {
 	const atomic_bool *quit; /**< set by the signal handler: stop early */
 	struct gen_tmpl tmpl;
 	uint64_t seq;
-	uint64_t foreign;    /**< frames that are not ours (other traffic, other runs) */
-	uint64_t too_old;    /**< ours but older than the sequence window */
+	uint64_t foreign;               /**< frames that are not ours (other traffic, other runs) */
+	uint64_t too_old;               /**< ours but older than the sequence window */
+	uint64_t rx_queue[GEN_MAX_RXQ]; /**< frames each rx queue of the rx port gave */
 	unsigned int n_done; /**< phases run (fewer than the profile when stopped early) */
 	struct lull_seqwin seqwin;
 	struct gen_phase_stats phases[LULL_MAX_PHASES];

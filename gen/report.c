@@ -140,7 +140,11 @@ gen_report_json(FILE *out, const struct gen *g)
 		fprintf(out, ", %.3f]}",
 			(double)lull_hist_quantile(&g->phases[i].rtt_ns, 0.999) / 1e3);
 	}
-	fprintf(out, "\n]}\n");
+	/* which tx queues of the device under test the frames came by */
+	fprintf(out, "\n], \"rx_queues\": [");
+	for (unsigned int q = 0; q < g->cfg->rxq; q++)
+		fprintf(out, "%s%" PRIu64, q ? ", " : "", g->rx_queue[q]);
+	fprintf(out, "]}\n");
 }
 
 void

@@ -138,6 +138,14 @@ m1=$(bal moves)
 [ $((m1 - m0)) -ge 99 ] || die "100 moves asked, $((m1 - m0)) done"
 log "100 forced moves: $((m1 - m0)) queue moves, the last took $(bal last_move_us) us"
 wait "$genC" || die "genC failed"
+# a queue's packets leave by one tx queue whichever PMD polls it (issue 28
+# item 11): all of queue 0:0's came to one rx queue of genC, in order
+python3 - "$T_DIR/c.json" <<'PY' || die "queue 0:0 left by more than one tx queue"
+import json, sys
+q = json.load(open(sys.argv[1]))["rx_queues"]
+assert sum(1 for n in q if n) == 1, f"frames per rx queue of the peer: {q}"
+print(f"across the moves, queue 0:0 came by one tx queue: {q}")
+PY
 
 # bad input: refused by name, the configuration as it was (here, after the
 # timed phases: under TSan these 21 lullctl calls take over 10 s)
