@@ -8,7 +8,8 @@
 # taps (a PVM guest here carries 50-70 kpps, and its host stalls of 10-20 ms
 # overflow a tap's 1000-packet queue at random there, busy polling or not)
 # is tested at the highest valid rate of TAP_100K_RATES instead (35 kpps
-# here: a rate with room), and the log says so. The test fails when the
+# here: a rate with room), and the log says so. That rate is run three times
+# each, alternated, and judged on the medians. The test fails when the
 # defaults lose more than off plus 0.1 % of the offered, or their one-way p50
 # is over 3x off's and more than the latency budget (250 us) above it: where
 # a rate leaves a busy poller far from busy (35 % at 50 kpps here), the
@@ -84,9 +85,20 @@ for RATE in $RATES; do
 done
 [ -n "$judged" ] || die "no valid rate in '$RATES': this machine cannot offer them, or busy polling loses them"
 [ "$RATE" = "${RATES%% *}" ] || log "tested at $RATE pps, the highest valid rate here"
-log "$RATE pps, lost: defaults $R_LOST, off $off_lost of $N; one-way p50: defaults $R_P50 us, off $off_p50 us"
-fcmp 'l <= o + n * 0.001' l="$R_LOST" o="$off_lost" n="$N" ||
-	die "the defaults lost $R_LOST of $N, off $off_lost (more than off + 0.1 %)"
-fcmp 'p <= 3 * o || p <= o + 250' p="$R_P50" o="$off_p50" ||
-	die "the defaults' one-way p50 $R_P50 us is over 3x off's $off_p50 us and over off's + the 250 us budget"
+# two more alternated rounds at that rate: judged on the medians of three (one
+# run's p50 here ranged 236-392 us for the defaults, a host stall apart)
+def_p50s="$R_P50" off_p50s="$off_p50" def_lost=$R_LOST
+for round in 2 3; do
+	run "off-$RATE-$round" --sleep-policy off
+	off_p50s="$off_p50s $R_P50" off_lost=$((off_lost + R_LOST))
+	run "defaults-$RATE-$round"
+	def_p50s="$def_p50s $R_P50" def_lost=$((def_lost + R_LOST))
+done
+median() { tr ' ' '\n' <<<"$1" | sort -g | sed -n 2p; }
+off_p50=$(median "$off_p50s") def_p50=$(median "$def_p50s")
+log "$RATE pps, 3 rounds, lost: defaults $def_lost, off $off_lost of $((3 * N)); one-way p50 median: defaults $def_p50 us ($def_p50s), off $off_p50 us ($off_p50s)"
+fcmp 'l <= o + n * 0.001' l="$def_lost" o="$off_lost" n="$((3 * N))" ||
+	die "the defaults lost $def_lost of $((3 * N)), off $off_lost (more than off + 0.1 %)"
+fcmp 'p <= 3 * o || p <= o + 250' p="$def_p50" o="$off_p50" ||
+	die "the defaults' median one-way p50 $def_p50 us is over 3x off's $off_p50 us and over off's + the 250 us budget"
 log "PASS"
