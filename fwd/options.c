@@ -435,8 +435,9 @@ static const struct lull_opt lull_opts[] = {
 		NULL, 0, parse_pins, show_pins),
 	LULL_OPT_SECTION_ROW("Ports"),
 	LULL_OPT_UINT_ROW(T, n_rxq, "rxq", "N", 1, LULL_MAX_QUEUES, "1", "rx queues per port", 0),
-	LULL_OPT_UINT_ROW(
-		T, n_txq, "txq", "N", 1, LULL_MAX_QUEUES, "one per PMD", "tx queues per port", 0),
+	LULL_OPT_UINT_ROW(T, n_txq, "txq", "N", 1, LULL_MAX_QUEUES,
+		"the larger of --rxq and the PMD count",
+		"tx queues per port (rx queue q sends on tx queue q)", 0),
 	LULL_OPT_UINT_ROW(T, n_rxd, "rxd", "N", 16, 32768, "1024", "rx descriptors per queue", 0),
 	LULL_OPT_UINT_ROW(T, n_txd, "txd", "N", 16, 32768, "1024", "tx descriptors per queue", 0),
 	LULL_OPT_UINT_ROW(T, n_mbufs, "mbufs", "N", 1024, 16u << 20, "enough to fill every ring",

@@ -364,7 +364,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[i];
 		struct lull_rxq *rxq = &pmd->rxqs[i];
-		struct lull_txq *txq = &pmd->txqs[rc->dst];
+		struct lull_txq *txq = &pmd->txqs[rc->dst][rc->queue];
 		bool listed = false;
 
 		rxq->port = rc->port;

@@ -158,8 +158,12 @@ struct lull_pmd {
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
-	struct lull_txq *txq_list[LULL_MAX_PORTS]; /**< the txqs in use, for flushes */
-	struct lull_txq txqs[LULL_MAX_PORTS];      /**< indexed by tx port */
+	struct lull_txq *txq_list[LULL_PMD_MAX_RXQS]; /**< the txqs in use, for flushes */
+	/** Indexed by tx port and queue. Rx queue q of a port sends on tx queue q of
+	 * its peer, whichever PMD polls it: the tx queue moves with the rx queue, so
+	 * a queue's packets leave in order across a move (the old PMD flushed them
+	 * before it let the queue go). */
+	struct lull_txq txqs[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
 	/* Counters: dp: w (single writer); ctl: r. Own cache line. */
 	alignas(RTE_CACHE_LINE_SIZE) lull_counter_t stats[LULL_PMD_N_STATS];
@@ -312,6 +316,18 @@ struct lull_burst_view {
 /** The burst view of a block, with lateness_us of wake lateness assumed. */
 void lull_pmd_burst_view(
 	const struct lull_pmd_params *prm, double lateness_us, struct lull_burst_view *v);
+
+/** Sent (or dropped, if dropped) by this PMD on tx queue q of port. */
+static inline uint64_t
+lull_pmd_txq_count(const struct lull_pmd *pmd, uint16_t port, uint16_t q, bool dropped)
+{
+	const struct lull_txq *t = &pmd->txqs[port][q];
+
+	return lull_counter_read(dropped ? &t->dropped : &t->sent);
+}
+
+/** Sum of sent (or dropped, if dropped) over this PMD's tx queues of port. */
+uint64_t lull_pmd_port_tx(const struct lull_pmd *pmd, uint16_t port, bool dropped);
 
 /** Sum of sent (or dropped, if dropped) over this PMD's tx queues. */
 uint64_t lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped);

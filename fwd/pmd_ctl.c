@@ -152,7 +152,7 @@ int
 lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 {
 	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
-		struct lull_txq *txq = &pmd->txqs[prm->rxqs[i].dst];
+		struct lull_txq *txq = &pmd->txqs[prm->rxqs[i].dst][prm->rxqs[i].queue];
 
 		if (txq->buf != NULL)
 			continue;
@@ -163,7 +163,7 @@ lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		rte_eth_tx_buffer_init(txq->buf, pmd->burst);
 		rte_eth_tx_buffer_set_err_callback(txq->buf, lull_pmd_txq_unsent, txq);
 		txq->port = prm->rxqs[i].dst;
-		txq->queue = (uint16_t)pmd->index;
+		txq->queue = prm->rxqs[i].queue;
 		txq->retries = pmd->tx_retries;
 	}
 	return 0;
@@ -231,11 +231,13 @@ lull_pmd_publish(
 void
 lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port)
 {
-	rte_free(pmd->txqs[port].buf);
-	pmd->txqs[port].buf = NULL;
-	atomic_store_explicit(&pmd->txqs[port].sent, 0, memory_order_relaxed);
-	atomic_store_explicit(&pmd->txqs[port].dropped, 0, memory_order_relaxed);
 	for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
+		struct lull_txq *txq = &pmd->txqs[port][q];
+
+		rte_free(txq->buf);
+		txq->buf = NULL;
+		atomic_store_explicit(&txq->sent, 0, memory_order_relaxed);
+		atomic_store_explicit(&txq->dropped, 0, memory_order_relaxed);
 		atomic_store_explicit(&pmd->rx_pkts[port][q], 0, memory_order_relaxed);
 		atomic_store_explicit(&pmd->rx_cycles[port][q], 0, memory_order_relaxed);
 	}
@@ -247,7 +249,8 @@ lull_pmd_free(struct lull_pmd *pmd)
 	if (pmd == NULL)
 		return;
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-		rte_free(pmd->txqs[p].buf);
+		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+			rte_free(pmd->txqs[p][q].buf);
 	if (pmd->pending != pmd->ctl_params)
 		rte_free((void *)(uintptr_t)pmd->pending);
 	rte_free((void *)(uintptr_t)pmd->ctl_params);
@@ -274,12 +277,22 @@ lull_pmd_request_stop(struct lull_pmd *pmd)
 }
 
 uint64_t
+lull_pmd_port_tx(const struct lull_pmd *pmd, uint16_t port, bool dropped)
+{
+	uint64_t sum = 0;
+
+	for (uint16_t q = 0; q < LULL_MAX_QUEUES; q++)
+		sum += lull_pmd_txq_count(pmd, port, q, dropped);
+	return sum;
+}
+
+uint64_t
 lull_pmd_tx_total(const struct lull_pmd *pmd, bool dropped)
 {
 	uint64_t sum = 0;
 
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-		sum += lull_counter_read(dropped ? &pmd->txqs[p].dropped : &pmd->txqs[p].sent);
+		sum += lull_pmd_port_tx(pmd, (uint16_t)p, dropped);
 	return sum;
 }
 

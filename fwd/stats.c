@@ -15,8 +15,8 @@ lull_stats_port(const struct lull_fwd *fwd, uint16_t port)
 		const struct lull_pmd *pmd = fwd->pmds[i];
 
 		c.rx += lull_pmd_rx_total(pmd, port);
-		c.tx += lull_counter_read(&pmd->txqs[port].sent);
-		c.tx_dropped += lull_counter_read(&pmd->txqs[port].dropped);
+		c.tx += lull_pmd_port_tx(pmd, port, false);
+		c.tx_dropped += lull_pmd_port_tx(pmd, port, true);
 	}
 	return c;
 }

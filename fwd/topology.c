@@ -153,13 +153,17 @@ lull_config_resolve(struct lull_config *cfg, const struct lull_sys *sys, char *e
 		ret = resolve_pairs(cfg, sys, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* rx queue q sends on tx queue q of its peer, whichever PMD polls it; as
+	 * many tx queues as PMDs too, by default, as when each PMD had its own:
+	 * a memif peer sized for that still connects */
 	if (cfg->n_txq == 0)
-		cfg->n_txq = (uint16_t)cfg->n_pmds;
-	if (cfg->n_txq < cfg->n_pmds)
+		cfg->n_txq = (uint16_t)(cfg->n_rxq > cfg->n_pmds ? cfg->n_rxq : cfg->n_pmds);
+	if (cfg->n_txq < cfg->n_rxq)
 		return lull_errf(err, errlen, -EINVAL,
-			"--txq: bad value '%u' (each of the %u PMDs needs its own tx queue per "
-			"port)",
-			cfg->n_txq, cfg->n_pmds);
+			"--txq: bad value '%u' (rx queue q of a port sends on tx queue q of its "
+			"peer, so that its packets leave in order when it moves between PMDs: "
+			"at least --rxq %u)",
+			cfg->n_txq, cfg->n_rxq);
 	ret = resolve_rxqs(cfg, err, errlen);
 	if (ret < 0)
 		return ret;

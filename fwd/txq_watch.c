@@ -19,15 +19,18 @@ link_up(uint16_t port)
 }
 
 static void
-watch(struct lull_fwd *fwd, uint16_t port, unsigned int i, bool up)
+watch(struct lull_fwd *fwd, uint16_t port, uint16_t q, bool up)
 {
-	struct lull_txq_watch *w = &fwd->txq_watch[port][i];
-	const struct lull_txq *txq = &fwd->pmds[i]->txqs[port];
-	uint64_t sent = lull_counter_read(&txq->sent), dropped = lull_counter_read(&txq->dropped);
+	struct lull_txq_watch *w = &fwd->txq_watch[port][q];
+	uint64_t sent = 0, dropped = 0;
 
 	if (!up) {
 		w->state = LULL_TXQ_IDLE;
 		return;
+	}
+	for (unsigned int i = 0; i < fwd->n_launched; i++) {
+		sent += lull_pmd_txq_count(fwd->pmds[i], port, q, false);
+		dropped += lull_pmd_txq_count(fwd->pmds[i], port, q, true);
 	}
 	switch (w->state) {
 	case LULL_TXQ_IDLE:
@@ -41,21 +44,20 @@ watch(struct lull_fwd *fwd, uint16_t port, unsigned int i, bool up)
 		} else if (dropped - w->dropped0 >= LULL_TXQ_WATCH_MIN) {
 			w->state = LULL_TXQ_REFUSING;
 			LULL_LOG(WARNING,
-				"port %u (%s): tx queue %u (PMD on lcore %u) refused all %" PRIu64
+				"port %u (%s): tx queue %u refused all %" PRIu64
 				" packets it was given since the link came up: its peer has no "
 				"ring "
-				"behind it? (a memif peer needs as many rx queues as lull has "
-				"PMDs, "
+				"behind it? (a memif peer needs as many rx queues as lull's --rxq, "
 				"%u); they count as tx-dropped",
-				port, fwd->ports[port].name, i, fwd->pmds[i]->lcore,
-				dropped - w->dropped0, fwd->n_pmds);
+				port, fwd->ports[port].name, q, dropped - w->dropped0,
+				fwd->cfg.n_rxq);
 		}
 		break;
 	case LULL_TXQ_REFUSING:
 		if (sent != w->sent0) {
 			w->state = LULL_TXQ_SENDS;
-			LULL_LOG(INFO, "port %u (%s): tx queue %u (PMD on lcore %u) sends again",
-				port, fwd->ports[port].name, i, fwd->pmds[i]->lcore);
+			LULL_LOG(INFO, "port %u (%s): tx queue %u sends again", port,
+				fwd->ports[port].name, q);
 		}
 		break;
 	default:
@@ -69,8 +71,8 @@ lull_txq_watch_tick_locked(struct lull_fwd *fwd)
 	for (unsigned int p = 0; p < fwd->n_ports; p++) {
 		bool up = fwd->ports[p].present && link_up((uint16_t)p);
 
-		for (unsigned int i = 0; i < fwd->n_launched; i++)
-			watch(fwd, (uint16_t)p, i, up);
+		for (uint16_t q = 0; q < fwd->cfg.n_txq && q < LULL_MAX_QUEUES; q++)
+			watch(fwd, (uint16_t)p, q, up);
 	}
 }
 
@@ -79,7 +81,7 @@ lull_txq_watch_refusing(const struct lull_fwd *fwd, uint16_t port)
 {
 	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < fwd->n_launched; i++)
-		n += fwd->txq_watch[port][i].state == LULL_TXQ_REFUSING;
+	for (unsigned int q = 0; q < fwd->cfg.n_txq && q < LULL_MAX_QUEUES; q++)
+		n += fwd->txq_watch[port][q].state == LULL_TXQ_REFUSING;
 	return n;
 }

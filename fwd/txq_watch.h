@@ -2,12 +2,14 @@
 /**
  * @file
  * A tx queue with no ring behind it: a memif peer that took fewer rx queues
- * than lull has PMDs gives the PMDs past its count a tx queue that refuses
- * every packet (DPDK 22.11's memif does not say how many rings it agreed
- * to). Watched from each link-up: a PMD's tx queue on a port that has
- * refused LULL_TXQ_WATCH_MIN packets and sent none is named in one warning
- * and counted in the port's tx_queues_refusing until it sends or the link
- * goes down; its packets count as tx-dropped, as every refused packet does.
+ * than lull's --rxq (and sends on more tx queues than it reads) leaves the
+ * queues past its count refusing every packet (DPDK 22.11's memif does not
+ * say how many rings it agreed to). Watched from each link-up: a tx queue
+ * of a port that has refused LULL_TXQ_WATCH_MIN packets and sent none (its
+ * PMDs' counts summed: the queue moves with its rx queue) is named in one
+ * warning and counted in the port's tx_queues_refusing until it sends or
+ * the link goes down; its packets count as tx-dropped, as every refused
+ * packet does.
  */
 #ifndef LULL_TXQ_WATCH_H
 #define LULL_TXQ_WATCH_H
@@ -25,7 +27,7 @@ enum lull_txq_watch_state {
 	LULL_TXQ_REFUSING, /**< refused every packet since link-up (warned) */
 };
 
-/** One PMD's tx queue on one port: its counters at link-up. */
+/** One tx queue of one port: its counters (over every PMD) at link-up. */
 struct lull_txq_watch {
 	uint8_t state; /**< enum lull_txq_watch_state */
 	uint64_t sent0, dropped0;

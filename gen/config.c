@@ -28,6 +28,7 @@ gen_config_defaults(struct gen_config *cfg)
 	cfg->rx_port = GEN_NO_PORT;
 	cfg->burst = 32;
 	cfg->rxq = 1;
+	cfg->txq = 1;
 	cfg->max_lag_us = 1000;
 	cfg->drain_ms = 200;
 	cfg->progress_ms = 1000;
@@ -92,8 +93,13 @@ static const struct lull_opt gen_opts[] = {
 	LULL_OPT_UINT_ROW(T, rx_port, "rx-port", "P", 0, 31, "1 with two or more ports, else 0",
 		"port to receive on", 0),
 	LULL_OPT_UINT_ROW(T, rxq, "rxq", "N", 1, GEN_MAX_RXQ, "1",
-		"rx queues per port, every one polled (a forwarder with N PMDs sends on N tx "
-		"queues: memif connects as many rings as its client has queues)",
+		"rx queues per port, every one polled (lull sends what its rx queue q took on tx "
+		"queue q; a forwarder with a tx queue per PMD sends on as many: memif connects "
+		"as many rings as its client has queues)",
+		0),
+	LULL_OPT_UINT_ROW(T, txq, "txq", "N", 1, GEN_MAX_RXQ, "1",
+		"tx queues on the tx port, bursts sent on each in turn (over memif, on as many "
+		"rx queues of the peer)",
 		0),
 	LULL_OPT_UINT_ROW(T, burst, "burst", "N", 1, GEN_MAX_BURST, "32",
 		"most packets per tx or rx burst", 0),

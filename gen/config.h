@@ -31,7 +31,8 @@ struct gen_config {
 	uint16_t tx_port;     /**< GEN_NO_PORT until resolved */
 	uint16_t rx_port;     /**< GEN_NO_PORT until resolved */
 	uint16_t burst;       /**< most packets per tx_burst / rx_burst */
-	uint16_t rxq;         /**< rx queues per port, all polled (a multi-PMD forwarder's tx) */
+	uint16_t rxq;         /**< rx queues per port, all polled (a multi-queue forwarder's tx) */
+	uint16_t txq;         /**< tx queues per port, bursts sent on each in turn */
 	uint32_t max_lag_us;  /**< bounded catch-up of the pacer */
 	uint32_t drain_ms;    /**< wait for late packets after the last phase */
 	uint32_t progress_ms; /**< live progress period on stderr, 0 = off */

@@ -90,7 +90,8 @@ send_burst(struct gen *g, struct gen_phase_stats *ps, uint16_t phase, uint32_t n
 	tsc = rte_rdtsc();
 	for (uint32_t i = 0; i < n; i++)
 		gen_pkt_stamp(&g->tmpl, pkts[i], tsc);
-	sent = rte_eth_tx_burst(g->tx_port, 0, pkts, (uint16_t)n);
+	sent = rte_eth_tx_burst(g->tx_port, g->txq_next, pkts, (uint16_t)n);
+	g->txq_next = (uint16_t)((g->txq_next + 1) % g->cfg->txq);
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 		ps->tx_refused += n - sent;

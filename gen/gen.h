@@ -47,6 +47,7 @@ struct gen {
 	const atomic_bool *quit; /**< set by the signal handler: stop early */
 	struct gen_tmpl tmpl;
 	uint64_t seq;
+	uint16_t txq_next;              /**< tx queue of the next burst */
 	uint64_t foreign;               /**< frames that are not ours (other traffic, other runs) */
 	uint64_t too_old;               /**< ours but older than the sequence window */
 	uint64_t rx_queue[GEN_MAX_RXQ]; /**< frames each rx queue of the rx port gave */

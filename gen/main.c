@@ -155,6 +155,7 @@ main(int argc, char **argv)
 	g.ns_per_tsc = 1e9 / (double)g.tsc_hz;
 	g.run_id = cfg.run_id ? cfg.run_id : (uint16_t)(rte_rdtsc() % 65535 + 1);
 	gen_port_conf.n_rxq = cfg.rxq;
+	gen_port_conf.n_txq = cfg.txq;
 	ret = pick_ports(&g, &cfg, rte_eth_dev_count_avail(), err, sizeof(err));
 	if (ret < 0)
 		goto end;

@@ -28,7 +28,8 @@ test_resolve_bad(void **state)
 		{"--port-pairs 0:2", 2, 2, "pair 0:2 names a port that does not exist"},
 		{"--port-pairs 0:1,1:1", 2, 2, "port 1 is in more than one pair"},
 		{"--port-pairs 0:1", 3, 2, "port 2 is in no pair"},
-		{"--pmd-cores 1,2 --txq 1", 2, 3, "--txq: bad value '1'"},
+		{"--rxq 2 --txq 1", 2, 3,
+			"--txq: bad value '1' (rx queue q of a port sends on tx queue q"},
 		{"--rxq-pmd 2:0@1", 2, 2, "--rxq-pmd: 2:0@1: port 2 does not exist"},
 		{"--rxq-pmd 0:1@1", 2, 2, "--rxq-pmd: 0:1@1: queue 1 does not exist"},
 		{"--rxq-pmd 0:0@0", 2, 2, "--rxq-pmd: 0:0@0: lcore 0 is not a PMD core"},
@@ -63,7 +64,7 @@ test_resolve_defaults(void **state)
 	assert_int_equal(lull_config_resolve(&cfg, &sys, err, sizeof(err)), 0);
 	assert_int_equal(cfg.n_pmds, 2); /* lcores 1 and 2; 0 is main */
 	assert_int_equal(cfg.pmd_lcores[0], 1);
-	assert_int_equal(cfg.n_txq, 2); /* one per PMD */
+	assert_int_equal(cfg.n_txq, 2); /* --rxq 2, 2 PMDs */
 	assert_int_equal(cfg.dst_port[0], 1);
 	assert_int_equal(cfg.dst_port[1], 0);
 	assert_int_equal(cfg.dst_port[3], 2);
