@@ -71,8 +71,22 @@ log "warning: $(head -n 1 "$T_DIR/warn" | sed 's/^lull: //')"
 rsize=$(grep -o "rsize=[0-9]*" "$T_DIR/warn" | head -n 1 | cut -d= -f2)
 [ -n "$rsize" ] && [ "$rsize" -gt 10 ] || die "the warning names no larger memif rsize"
 
-run o 10 2048 102400
-o_lost=$LOST
+# o, p and b: three alternated rounds each, judged on the medians (b's loss is
+# the race of lull-gen's burst against lull's forwarding into a ring half the
+# burst's size: 1,024-8,032 seen in single runs against o's 4,384-6,432 on a
+# quiet machine)
+o_all="" p_all="" b_all=""
+for round in 1 2 3; do
+	run "o$round" 10 2048 102400
+	o_all="$o_all $LOST"
+	run "p$round" 10 2048 102400 --sleep-policy off
+	p_all="$p_all $LOST"
+	LOSE_OK=1 run "b$round" 10 2048 102400 --burst-tolerance 4096
+	b_all="$b_all $LOST"
+	grep -q "sleeps capped at" "$T_DIR/b$round.log" || die "no cap logged for --burst-tolerance 4096"
+done
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | sed -n 2p; }
+o_lost=$(median "$o_all") p_lost=$(median "$p_all") b_lost=$(median "$b_all")
 # rate's ring bound (a spell going on bounds the sleeps by its own rate) already
 # saves most of these bursts when the sender is slow (under ASan o lost 4,768);
 # b and c are judged against what o lost, and at least two bursts' overflow
@@ -81,8 +95,6 @@ o_lost=$LOST
 # b 1,056, b2 2,080 in one run: one and two such bursts), and no cap on the
 # sleeps prevents that
 floor=2112
-run p 10 2048 102400 --sleep-policy off
-p_lost=$LOST
 # what busy polling lost, and two overflowed bursts: the most a case may lose
 # when the machine cannot forward a 2048 burst in time even polling (seen in
 # CI: o 4,128, b 3,104 and b2 2,464 with b polling, its wake p99 229 us over
@@ -90,18 +102,8 @@ p_lost=$LOST
 p_allow=$((p_lost + floor))
 allow=$((o_lost / 4 > p_allow ? o_lost / 4 : p_allow))
 allow_b=$((o_lost / 2 > p_allow ? o_lost / 2 : p_allow))
-log "uncapped: $o_lost, busy polling: $p_lost of 102400 lost; b may lose $allow_b, c $allow"
-
-# b's loss is the race of lull-gen's burst against lull's forwarding into a ring
-# half the burst's size: noisy here (1,024-8,032 seen against o's 4,384-6,432
-# on a quiet machine), so a second b run may stand in for the first; the
-# better one is judged
-LOSE_OK=1 run b 10 2048 "$allow_b" --burst-tolerance 4096
-grep -q "sleeps capped at" "$T_DIR/b.log" || die "no cap logged for --burst-tolerance 4096"
-if [ "$LOST" -gt "$allow_b" ]; then
-	log "b lost $LOST (over $allow_b): once more"
-	run b2 10 2048 "$allow_b" --burst-tolerance 4096
-fi
+log "medians of 3 rounds, of 102400: uncapped $o_lost ($o_all), busy polling $p_lost ($p_all), --burst-tolerance 4096 $b_lost ($b_all); b may lose $allow_b, c $allow"
+[ "$b_lost" -le "$allow_b" ] || die "--burst-tolerance 4096 lost a median $b_lost, over $allow_b"
 
 run c "$rsize" 2048 "$allow"
 grep -q "absorbs a line-rate burst of any length" "$T_DIR/c.log" ||
