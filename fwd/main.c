@@ -130,7 +130,7 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 		lull_balance_tick_locked(fwd);
 		lull_budget_note_tick_locked(fwd);
 		log_link_changes(fwd, was_up);
-		lull_txq_watch_tick_locked(fwd);
+		lull_txq_watch_tick_locked(fwd, was_up);
 		if (++ticks % (1000 / LULL_MAIN_TICK_MS) == 0) /* each second: af_packet's drops */
 			for (unsigned int p = 0; p < fwd->n_ports; p++)
 				lull_port_poll_drops(&fwd->ports[p]);

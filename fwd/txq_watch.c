@@ -4,19 +4,9 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
-#include <rte_ethdev.h>
-
 #include "fwd.h"
 #include "log.h"
 #include "pmd.h"
-
-static bool
-link_up(uint16_t port)
-{
-	struct rte_eth_link link;
-
-	return rte_eth_link_get_nowait(port, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
-}
 
 static void
 watch(struct lull_fwd *fwd, uint16_t port, uint16_t q, bool up)
@@ -46,8 +36,8 @@ watch(struct lull_fwd *fwd, uint16_t port, uint16_t q, bool up)
 			LULL_LOG(WARNING,
 				"port %u (%s): tx queue %u refused all %" PRIu64
 				" packets it was given since the link came up: its peer has no "
-				"ring "
-				"behind it? (a memif peer needs as many rx queues as lull's --rxq, "
+				"ring behind it? (a memif peer needs as many rx queues as lull's "
+				"--rxq, "
 				"%u); they count as tx-dropped",
 				port, fwd->ports[port].name, q, dropped - w->dropped0,
 				fwd->cfg.n_rxq);
@@ -66,10 +56,10 @@ watch(struct lull_fwd *fwd, uint16_t port, uint16_t q, bool up)
 }
 
 void
-lull_txq_watch_tick_locked(struct lull_fwd *fwd)
+lull_txq_watch_tick_locked(struct lull_fwd *fwd, const int8_t *was_up)
 {
 	for (unsigned int p = 0; p < fwd->n_ports; p++) {
-		bool up = fwd->ports[p].present && link_up((uint16_t)p);
+		bool up = fwd->ports[p].present && was_up[p] == 1;
 
 		for (uint16_t q = 0; q < fwd->cfg.n_txq && q < LULL_MAX_QUEUES; q++)
 			watch(fwd, (uint16_t)p, q, up);

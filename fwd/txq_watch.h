@@ -33,8 +33,11 @@ struct lull_txq_watch {
 	uint64_t sent0, dropped0;
 };
 
-/** On the main loop's tick, fwd->lock held. */
-void lull_txq_watch_tick_locked(struct lull_fwd *fwd);
+/**
+ * On the main loop's tick, fwd->lock held. was_up[port]: the link as the
+ * tick's link check last saw it (1 up, 0 down, -1 port absent or unknown).
+ */
+void lull_txq_watch_tick_locked(struct lull_fwd *fwd, const int8_t *was_up);
 
 /** Tx queues of port that refuse every packet (fwd->lock held). */
 unsigned int lull_txq_watch_refusing(const struct lull_fwd *fwd, uint16_t port);
