@@ -85,8 +85,7 @@ for round in 1 2 3; do
 	b_all="$b_all $LOST"
 	grep -q "sleeps capped at" "$T_DIR/b$round.log" || die "no cap logged for --burst-tolerance 4096"
 done
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | sed -n 2p; }
-o_lost=$(median "$o_all") p_lost=$(median "$p_all") b_lost=$(median "$b_all")
+o_lost=$(median3 "$o_all") p_lost=$(median3 "$p_all") b_lost=$(median3 "$b_all")
 # rate's ring bound (a spell going on bounds the sleeps by its own rate) already
 # saves most of these bursts when the sender is slow (under ASan o lost 4,768);
 # b and c are judged against what o lost, and at least two bursts' overflow

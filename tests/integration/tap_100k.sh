@@ -94,8 +94,7 @@ for round in 2 3; do
 	run "defaults-$RATE-$round"
 	def_p50s="$def_p50s $R_P50" def_lost=$((def_lost + R_LOST))
 done
-median() { tr ' ' '\n' <<<"$1" | sort -g | sed -n 2p; }
-off_p50=$(median "$off_p50s") def_p50=$(median "$def_p50s")
+off_p50=$(median3 "$off_p50s") def_p50=$(median3 "$def_p50s")
 log "$RATE pps, 3 rounds, lost: defaults $def_lost, off $off_lost of $((3 * N)); one-way p50 median: defaults $def_p50 us ($def_p50s), off $off_p50 us ($off_p50s)"
 fcmp 'l <= o + n * 0.001' l="$def_lost" o="$off_lost" n="$((3 * N))" ||
 	die "the defaults lost $def_lost of $((3 * N)), off $off_lost (more than off + 0.1 %)"
