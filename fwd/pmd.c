@@ -232,7 +232,7 @@ waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end
 			lull_counter_add(&pmd->stats[LULL_PMD_CTL_WAKES], 1);
 		}
 	} else if (!intr) {
-		lull_policy_slept(&pmd->policy, req->ns, act_ns);
+		lull_policy_slept(&pmd->policy, req->ns, act_ns, 0);
 		lull_hist_add(&pmd->sleep_ns, act_ns);
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);

@@ -560,8 +560,10 @@ lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_n
 }
 
 void
-lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns)
+lull_policy_slept(
+	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns)
 {
+	(void)queued_ns;
 	/* the distribution takes the whole lateness: its tail is what it is for */
 	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
 	lull_cost_waited(&pol->cost, actual_ns);

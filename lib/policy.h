@@ -251,8 +251,15 @@ uint32_t lull_policy_burst_tolerance(const struct lull_policy_params *p, uint64_
  */
 uint64_t lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_ns);
 
-/** After a wait: what was asked and what it took. */
-void lull_policy_slept(struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns);
+/**
+ * After a timed wait: what was asked and what it took. queued_ns: how long the
+ * thread waited in its CPU's run queue meanwhile (the run_delay of
+ * /proc/thread-self/schedstat), 0 when not measured. A thread that polled
+ * instead would have waited as long for the CPU - another thread had it - so
+ * that part is not the sleep's.
+ */
+void lull_policy_slept(
+	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns);
 
 /** "off", "ovs", "window", "rate"; NULL for an unknown kind. */
 const char *lull_policy_name(enum lull_policy_kind kind);

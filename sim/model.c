@@ -279,7 +279,7 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->wait_ns += act;
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
-			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
+			lull_policy_slept(&pol, wait_ns, (uint64_t)act, 0);
 			lull_policy_wait_cpu(&pol, false, (uint64_t)act);
 			res->budget_misses += act > (double)budget_ns;
 		} else {
@@ -294,7 +294,7 @@ sim_run(const struct sim_config *c, struct sim_result *res)
 			res->wait_ns += act;
 			res->wait_req_ns += (double)wait_ns;
 			now += act;
-			lull_policy_slept(&pol, wait_ns, (uint64_t)act);
+			lull_policy_slept(&pol, wait_ns, (uint64_t)act, 0);
 			lull_policy_wait_cpu(&pol, false, (uint64_t)cpu);
 			res->budget_misses += act > (double)budget_ns;
 		}

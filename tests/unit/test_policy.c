@@ -138,7 +138,7 @@ test_rate_bounds_on_burst_trace(void **state)
 				assert_true((double)s * pol.peak_ppns <= 512.0 + 1e-6);
 			if (s > 0) {
 				sleeps++;
-				lull_policy_slept(&pol, s, s + 30000); /* a backend 30 us late */
+				lull_policy_slept(&pol, s, s + 30000, 0); /* a backend 30 us late */
 			}
 			now_ns += s + 100;
 		}
@@ -151,7 +151,7 @@ test_rate_bounds_on_burst_trace(void **state)
 	 * 1 %) stops sleeping: polls and a probe every 10 ms; sleeping resumes once the
 	 * probes show the backend is back (30 us late), within about 100 ms */
 	for (int i = 0; i < 30; i++)
-		lull_policy_slept(&pol, 1000, 10000000);
+		lull_policy_slept(&pol, 1000, 10000000, 0);
 	/* idle: a late wake harms no packet, so it sleeps the budget (no core burnt);
 	 * here, the bursts' peak is recent and a 10 ms lateness would fill the ring:
 	 * a probe instead */
@@ -161,7 +161,7 @@ test_rate_bounds_on_burst_trace(void **state)
 
 	s = iterate(&pol, &zero, 1, now_ns);
 	assert_true(s == pol.p.budget_ns || s == pol.p.step_ns);
-	lull_policy_slept(&pol, s, s + 10000000);
+	lull_policy_slept(&pol, s, s + 10000000, 0);
 	/* with traffic (a packet every 100 us) it polls */
 	next_pkt_ns = now_ns += 10250000;
 	while ((s = iterate(&pol, now_ns >= next_pkt_ns ? &one : &zero, 1, now_ns)) <=
@@ -171,7 +171,7 @@ test_rate_bounds_on_burst_trace(void **state)
 			next_pkt_ns += 100000;
 		if (s > 0) {
 			probes++;
-			lull_policy_slept(&pol, s, s + 30000);
+			lull_policy_slept(&pol, s, s + 30000, 0);
 		}
 		now_ns += s + 100;
 		polls++;
@@ -213,7 +213,7 @@ run_trace(uint64_t period_ns, uint64_t reply_ns, uint64_t total_ns, uint64_t *re
 		}
 		s = iterate(&pol, &got, 1, now_ns);
 		if (s > 0) {
-			lull_policy_slept(&pol, s, s + 30000);
+			lull_policy_slept(&pol, s, s + 30000, 0);
 			now_ns += s + 30000;
 		} else {
 			if (got == 0 && late)
@@ -277,7 +277,7 @@ slow_wake_poll_pct(uint64_t period_ns, uint64_t total_ns)
 		if (s > 0) {
 			uint64_t act_ns = s + slow_late_ns(&rng);
 
-			lull_policy_slept(&pol, s, act_ns);
+			lull_policy_slept(&pol, s, act_ns, 0);
 			lull_policy_wait_cpu(&pol, false, 40000);
 			now_ns += act_ns;
 		} else {
@@ -325,7 +325,7 @@ test_random_traces_in_range(void **state)
 					(unsigned long long)s,
 					(unsigned long long)pol.p.max_sleep_ns);
 			if (s)
-				lull_policy_slept(&pol, s, s + (uint64_t)(rand() % 50000));
+				lull_policy_slept(&pol, s, s + (uint64_t)(rand() % 50000), 0);
 			now_ns += s + (uint64_t)(rand() % 5000);
 		}
 	}
@@ -393,7 +393,7 @@ test_burst_tolerance_holds_on_traces(void **state)
 				/* the measured lateness enters the next cap */
 				assert_true(s + pol.cost.late_mean_ns < fill_ns);
 				late_ns = 5000 + (seed >> 45) % 60000; /* 5-65 us late */
-				lull_policy_slept(&pol, s, s + late_ns);
+				lull_policy_slept(&pol, s, s + late_ns, 0);
 				now_ns += s + late_ns;
 				slept++;
 			}

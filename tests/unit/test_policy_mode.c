@@ -124,7 +124,7 @@ drive(struct lull_policy *pol, struct trace *t, const struct backend *b, uint64_
 						   : b->late_ns;
 
 			now_ns += s + late_ns;
-			lull_policy_slept(pol, s, s + late_ns);
+			lull_policy_slept(pol, s, s + late_ns, 0);
 			lull_policy_wait_cpu(pol, false, b->cpu_ns);
 			r->misses += s + late_ns > pol->p.budget_ns;
 			r->miss_ns +=
