@@ -49,7 +49,12 @@ struct lull_cost {
 	 * sleep from one read to the next. */
 	uint64_t late_down_ns[LULL_COST_KEEP_N];
 	uint8_t late_downs[LULL_COST_KEEP_N];
-	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) */
+	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) of the lateness charged */
+	/** The part of a late wake spent in the run queue (another thread had the
+	 * CPU: a polling thread would have waited too), smoothed over the waits
+	 * where it was measured; not in the histogram. */
+	uint64_t queued_mean_ns;
+	uint64_t queued_n;     /**< timed waits whose run-queue delay was measured */
 	uint64_t late_n;       /**< timed waits measured */
 	uint32_t late_reads;   /**< how many times the quantiles were read (a generation) */
 	uint64_t wait_mean_ns; /**< timed waits as they took, smoothed (a port that wakes the
@@ -61,8 +66,16 @@ struct lull_cost {
 
 void lull_cost_init(struct lull_cost *c);
 
-/** A timed wait that woke late_ns after its deadline. */
+/** A timed wait that woke late_ns after its deadline (what sleeping added). */
 void lull_cost_late(struct lull_cost *c, uint64_t late_ns);
+
+/** A timed wait spent queued_ns in the run queue (measured). */
+static inline void
+lull_cost_queued(struct lull_cost *c, uint64_t queued_ns)
+{
+	c->queued_mean_ns = c->queued_n ? (7 * c->queued_mean_ns + queued_ns) / 8 : queued_ns;
+	c->queued_n++;
+}
 
 /** A timed wait took actual_ns (early or late). */
 static inline void

@@ -139,20 +139,17 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	}
 	pol->spell_pkts += n;
 	pol->drained = !full;
-	/* a spell going on: its rate so far */
-	pol->spell_ppns = n > 0 && now_ns > pol->spell_start_ns
-				  ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
-				  : 0;
 	if (busy && now_ns > pol->spell_start_ns) {
 		/* Over at least the sleep the bound is for: a micro-burst of 64 packets
 		 * at line rate is 64 packets per sleep, not line rate for a whole sleep
-		 * (the spell's own rate bounds the sleeps while it lasts: spell_ppns). */
+		 * (the spell's own rate bounds the sleeps while it lasts: spell_rate).
+		 * Compared by a product: a saturated PMD comes here every iteration,
+		 * and the division is paid only when the peak rises. */
 		uint64_t span_ns = now_ns - pol->spell_start_ns;
-		double inst = (double)pol->spell_pkts /
-			      (double)(span_ns > pol->peak_win_ns ? span_ns : pol->peak_win_ns);
+		double per_ns = (double)(span_ns > pol->peak_win_ns ? span_ns : pol->peak_win_ns);
 
-		if (inst > pol->peak_ppns)
-			pol->peak_ppns = inst;
+		if ((double)pol->spell_pkts > pol->peak_ppns * per_ns)
+			pol->peak_ppns = (double)pol->spell_pkts / per_ns;
 	}
 	pol->last_decide_ns = now_ns;
 	pol->period_pkts += n;
@@ -170,6 +167,17 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 		pol->period_start_ns = now_ns;
 		pol->period_pkts = 0;
 	}
+}
+
+/* The arrival rate of the spell going on (packets this iteration: n > 0), else
+ * 0; after rate_update(). Read only where the PMD may sleep, not per busy
+ * iteration. */
+static double
+spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+{
+	return n > 0 && now_ns > pol->spell_start_ns
+		       ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
+		       : 0;
 }
 
 static inline void
@@ -439,20 +447,23 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 static uint64_t
 decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
 {
-	uint64_t late_ns = lull_policy_late_ns(pol), ring_ns = UINT64_MAX, want = 0, floor_ns;
+	uint64_t late_ns, ring_ns = UINT64_MAX, want = 0, floor_ns;
+	double spell_ppns;
 	unsigned int k;
 
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
 		return 0;
+	late_ns = lull_policy_late_ns(pol);
+	spell_ppns = spell_rate(pol, now_ns, n);
 	if (linger(pol, now_ns, n))
 		return 0;
 	pol->peak_win_ns = min_u64(
 		pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0, pol->p.max_sleep_ns);
 	/* the ring: at the peak rate (or the rate of a spell going on: a burst that
 	 * may last), half of it fills in the sleep and its lateness */
-	if (pol->peak_ppns > 0 || pol->spell_ppns > 0) {
-		double top = pol->peak_ppns > pol->spell_ppns ? pol->peak_ppns : pol->spell_ppns;
+	if (pol->peak_ppns > 0 || spell_ppns > 0) {
+		double top = pol->peak_ppns > spell_ppns ? pol->peak_ppns : spell_ppns;
 		double r_ns = (double)pol->p.min_ring / 2 / top - (double)late_ns;
 
 		/* in double: a rate near zero gives more than an integer holds */
@@ -515,6 +526,11 @@ lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 		s = 0;
 		break;
 	}
+	/* a busy PMD polls: no cap to read (every iteration of a saturated one) */
+	if (s == 0) {
+		pol->mode = LULL_MODE_POLL;
+		return 0;
+	}
 	s = min_u64(s, pol->p.max_sleep_ns);
 	/* Before the first wait is measured its lateness is unknown: the first capped
 	 * sleep takes half the ring's fill time (then the measure takes over). */
@@ -563,9 +579,15 @@ void
 lull_policy_slept(
 	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns)
 {
-	(void)queued_ns;
-	/* the distribution takes the whole lateness: its tail is what it is for */
-	lull_cost_late(&pol->cost, actual_ns > requested_ns ? actual_ns - requested_ns : 0);
+	uint64_t late_ns = actual_ns > requested_ns ? actual_ns - requested_ns : 0;
+
+	if (queued_ns != LULL_POLICY_QUEUED_NA) {
+		lull_cost_queued(&pol->cost, queued_ns);
+		late_ns = late_ns > queued_ns ? late_ns - queued_ns : 0;
+	}
+	/* the distribution takes the whole lateness the sleep added: its tail is
+	 * what it is for */
+	lull_cost_late(&pol->cost, late_ns);
 	lull_cost_waited(&pol->cost, actual_ns);
 }
 

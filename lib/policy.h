@@ -89,10 +89,9 @@ struct lull_policy {
 	uint64_t last_decide_ns;
 	uint64_t period_start_ns;
 	uint64_t period_pkts;
-	double rate_ppns;      /**< estimated arrival rate, packets per ns */
-	double peak_ppns;      /**< highest recent rate (of a busy burst), decays slowly */
-	double spell_ppns;     /**< rate of the spell going on (packets this iteration), else 0 */
-	struct lull_cost cost; /**< measured wait costs and lateness (lib/cost) */
+	double rate_ppns;           /**< estimated arrival rate, packets per ns */
+	double peak_ppns;           /**< highest recent rate (of a busy burst), decays slowly */
+	struct lull_cost cost;      /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */
 	bool intr_mode;             /**< rate: the model prefers interrupt waits (hysteresis) */
 	/** rate: the lateness quantile its last sleep kept (lull_cost_keep_pct(kept)): 0 = p99;
@@ -254,10 +253,12 @@ uint64_t lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t l
 /**
  * After a timed wait: what was asked and what it took. queued_ns: how long the
  * thread waited in its CPU's run queue meanwhile (the run_delay of
- * /proc/thread-self/schedstat), 0 when not measured. A thread that polled
- * instead would have waited as long for the CPU - another thread had it - so
- * that part is not the sleep's.
+ * /proc/thread-self/schedstat), LULL_POLICY_QUEUED_NA when not measured. A
+ * thread that polled instead would have waited as long for the CPU - another
+ * thread had it - so that part is not the sleep's: the budget is charged with
+ * the rest.
  */
+#define LULL_POLICY_QUEUED_NA UINT64_MAX
 void lull_policy_slept(
 	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns);
 
