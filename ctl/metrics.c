@@ -92,6 +92,10 @@ static const struct family pmd_model[] = {
 		"late_p50_ns", NANOS},
 	{"pmd_wake_lateness_p99_seconds", "gauge", "Timed waits' lateness, recent 99th percentile.",
 		"late_p99_ns", NANOS},
+	{"pmd_wake_queued_seconds", "gauge",
+		"Run-queue delay of a timed wait, smoothed (another thread had the CPU; not "
+		"charged to the budget).",
+		"queued_ns", NANOS},
 	{"pmd_timed_wait_cpu_seconds", "gauge", "CPU time of one timed wait (0: not measured).",
 		"timed_wait_cpu_ns", NANOS},
 	{"pmd_intr_wait_cpu_seconds", "gauge", "CPU time of one interrupt wait (0: not measured).",

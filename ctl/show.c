@@ -164,11 +164,22 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
 			(double)u(p, "avg_oversleep_ns") / 1e3, u(p, "budget_misses"));
 		fprintf(out,
-			"  cost model: wake lateness p50 %.1f us, p99 %.1f us; CPU per wait: "
+			"  cost model: wake lateness (the sleep's own) p50 %.1f us, p99 %.1f us; "
+			"CPU per wait: "
 			"timed %s, interrupt %s; %.0f ns per packet\n",
 			(double)u(p, "late_p50_ns") / 1e3, (double)u(p, "late_p99_ns") / 1e3,
 			us_or_na(u(p, "timed_wait_cpu_ns"), a),
 			us_or_na(u(p, "intr_wait_cpu_ns"), b), (double)u(p, "pkt_ns"));
+		/* the lateness above is the sleep's own: what another thread's turn on
+		 * the CPU added would have delayed a polling thread as well */
+		if (u(p, "queued_waits") > 0)
+			fprintf(out,
+				"  run-queue delay of a timed wait: %.1f us (%" PRIu64
+				" waits measured; another thread had the CPU: not charged to "
+				"the budget)\n",
+				(double)u(p, "queued_ns") / 1e3, u(p, "queued_waits"));
+		else
+			fprintf(out, "  run-queue delay of a timed wait: n/a (not measured)\n");
 		fprintf(out,
 			"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
 			"interrupt waits below %.1f kpps\n",

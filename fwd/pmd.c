@@ -3,7 +3,9 @@
 
 #include "yield.h"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <string.h>
 #include <time.h>
@@ -212,11 +214,33 @@ thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * How long this thread has waited in its CPU's run queue, in all (the second
+ * field of schedstat; a pread of ~2 us), or LULL_POLICY_QUEUED_NA.
+ */
+static uint64_t
+run_delay_ns(int fd)
+{
+	char buf[80], *end;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return LULL_POLICY_QUEUED_NA;
+	buf[n] = '\0';
+	(void)strtoull(buf, &end, 10);
+	return strtoull(end, NULL, 10);
+}
+
+/* A run-queue delay of the waits this large (smoothed) means another thread
+ * shares the CPU: then every timed wait measures its own, not one in 16. */
+#define QUEUED_EVERY_NS 2000u
+
 /* A wait ended: account it, feed the policy and its cost model, restart the
- * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else 0. */
+ * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else
+ * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA. */
 static void
 waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end end,
-	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns)
+	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns)
 {
 	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
 	bool intr = req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE;
@@ -232,7 +256,7 @@ waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end
 			lull_counter_add(&pmd->stats[LULL_PMD_CTL_WAKES], 1);
 		}
 	} else if (!intr) {
-		lull_policy_slept(&pmd->policy, req->ns, act_ns, 0);
+		lull_policy_slept(&pmd->policy, req->ns, act_ns, queued_ns);
 		lull_hist_add(&pmd->sleep_ns, act_ns);
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
 		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);
@@ -270,8 +294,8 @@ idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	 * rather than wait for an interrupt the packet may have spent already. */
 	bool empty_wake = pmd->woken && n_rx == 0;
 	enum lull_wait_end end;
-	uint64_t t0_tsc, cpu0_ns = 0;
-	bool sample;
+	uint64_t t0_tsc, t1_tsc, cpu0_ns = 0, queued_ns = LULL_POLICY_QUEUED_NA;
+	bool sample, queued;
 
 	pmd->woken = false;
 	if (empty_wake)
@@ -288,13 +312,29 @@ idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 		pmd->planned_ns = req.ns;
 	flush_all(pmd);
 	sample = --pmd->cpu_sample == 0;
+	/* the run-queue delay of a timed wait: on the sampled ones, on all where
+	 * another thread shares the CPU */
+	queued = req.mode == LULL_WAIT_TIMED &&
+		 (sample || pmd->policy.cost.queued_mean_ns >= QUEUED_EVERY_NS);
+	if (queued)
+		queued_ns = run_delay_ns(pmd->schedstat_fd);
 	if (sample) {
 		pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
 		cpu0_ns = thread_cpu_ns();
 	}
 	t0_tsc = rte_rdtsc();
 	end = lull_wait(&pmd->waiter, &req);
-	waited(pmd, &req, end, t0_tsc, rte_rdtsc(), sample ? thread_cpu_ns() - cpu0_ns + 1 : 0);
+	t1_tsc = rte_rdtsc();
+	if (sample)
+		cpu0_ns = thread_cpu_ns() - cpu0_ns + 1;
+	if (queued_ns != LULL_POLICY_QUEUED_NA) {
+		uint64_t q1_ns = run_delay_ns(pmd->schedstat_fd);
+
+		queued_ns = q1_ns != LULL_POLICY_QUEUED_NA && q1_ns >= queued_ns
+				    ? q1_ns - queued_ns
+				    : LULL_POLICY_QUEUED_NA;
+	}
+	waited(pmd, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns);
 	return true;
 }
 
@@ -438,6 +478,8 @@ publish_model(struct lull_pmd *pmd)
 		&m[LULL_MODEL_KEPT_PCT], lull_policy_kept_pct(pol), memory_order_relaxed);
 	atomic_store_explicit(
 		&m[LULL_MODEL_KEPT_LATE_NS], lull_policy_kept_late_ns(pol), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_QUEUED_NS], c->queued_mean_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_QUEUED_WAITS], c->queued_n, memory_order_relaxed);
 }
 
 /*
@@ -499,6 +541,7 @@ lull_pmd_run(void *arg)
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
 	lull_waiter_thread_init();
 	pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
+	pmd->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {
@@ -527,6 +570,9 @@ lull_pmd_run(void *arg)
 	}
 	drain(pmd);
 	lull_waiter_detach(&pmd->waiter);
+	if (pmd->schedstat_fd >= 0)
+		close(pmd->schedstat_fd);
+	pmd->schedstat_fd = -1;
 	atomic_store_explicit(&pmd->launched, false, memory_order_release);
 	return 0;
 }

@@ -78,6 +78,8 @@ enum lull_pmd_model {
 	LULL_MODEL_MODE,           /**< enum lull_policy_mode of the last wait */
 	LULL_MODEL_KEPT_PCT,       /**< rate: the lateness percentile its sleeps keep (99 = all) */
 	LULL_MODEL_KEPT_LATE_NS,   /**< and that percentile's lateness */
+	LULL_MODEL_QUEUED_NS,      /**< run-queue delay of a timed wait, smoothed (not charged) */
+	LULL_MODEL_QUEUED_WAITS,   /**< timed waits whose run-queue delay was measured */
 	LULL_PMD_N_MODEL,
 };
 
@@ -151,9 +153,10 @@ struct lull_pmd {
 	uint32_t cyc_rng;     /**< which iterations are timed queue by queue (poll_all) */
 	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
 		     */
-	uint32_t cpu_sample;                  /**< waits until the next whose CPU time is sampled */
-	uint64_t budget_ns;                   /**< a timed wait longer than this is a budget miss */
-	uint64_t planned_ns;                  /**< the last timed wait asked for */
+	uint32_t cpu_sample; /**< waits until the next whose CPU time is sampled */
+	int schedstat_fd;    /**< /proc/thread-self/schedstat of the PMD thread, -1 if none */
+	uint64_t budget_ns;  /**< a timed wait longer than this is a budget miss */
+	uint64_t planned_ns; /**< the last timed wait asked for */
 	const struct lull_pmd_params *params; /**< the block in force */
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */

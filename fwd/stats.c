@@ -61,6 +61,8 @@ static const char *const model_names[LULL_PMD_N_MODEL] = {
 	[LULL_MODEL_MODE] = "mode",
 	[LULL_MODEL_KEPT_PCT] = "kept_pct",
 	[LULL_MODEL_KEPT_LATE_NS] = "kept_late_ns",
+	[LULL_MODEL_QUEUED_NS] = "queued_ns",
+	[LULL_MODEL_QUEUED_WAITS] = "queued_waits",
 };
 
 const char *
