@@ -280,6 +280,22 @@ lull_opt_set(const struct lull_opt *t, void *target, const char *name, const cha
 	return apply(o, target, value, err, errlen);
 }
 
+int
+lull_opt_defaults(const struct lull_opt *t, void *target, char *err, size_t errlen)
+{
+	for (const struct lull_opt *o = t; o->kind != LULL_OPT_END; o++) {
+		int ret;
+
+		if (!is_option(o) || o->kind == LULL_OPT_FLAG || o->def == NULL ||
+			(o->flags & LULL_OPT_DEF_PROSE))
+			continue;
+		ret = apply(o, target, o->def, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 const char *
 lull_opt_settable(const struct lull_opt *t, char *buf, size_t len)
 {

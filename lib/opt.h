@@ -34,6 +34,9 @@ enum lull_opt_kind {
 #define LULL_OPT_SETTABLE 0x1u
 /** Left out of the describe output (config-show). */
 #define LULL_OPT_NO_SHOW 0x2u
+/** The default --help shows is prose ("round-robin", "burst/2"), not a value
+ * the row parses: the tool sets that field itself (lull_opt_defaults skips it). */
+#define LULL_OPT_DEF_PROSE 0x4u
 
 struct lull_opt;
 
@@ -68,6 +71,9 @@ struct lull_opt {
 };
 
 #define LULL_OPT_FIELD_SIZE(type, field) sizeof(((type *)0)->field)
+/** A number's macro as a row's default: the row and the code share one value. */
+#define LULL_OPT_STR_(x) #x
+#define LULL_OPT_STR(x)  LULL_OPT_STR_(x)
 
 /** A heading in --help. */
 #define LULL_OPT_SECTION_ROW(title)                                                                \
@@ -127,6 +133,17 @@ const struct lull_opt *lull_opt_find(const struct lull_opt *t, const char *name)
  */
 int lull_opt_set(const struct lull_opt *t, void *target, const char *name, const char *value,
 	bool settable_only, char *err, size_t errlen);
+
+/**
+ * Fill target with the defaults of table t: every row with a default that is
+ * not prose (LULL_OPT_DEF_PROSE) parses it, so a default is written once, in
+ * its row, and --help shows what the tool runs with. Fields of prose rows and
+ * of rows without a default are left as they are (zero them first).
+ *
+ * @return 0, or a negative errno with one line in err: a row's default does
+ *   not parse (a defect of the table; the unit tests walk every table).
+ */
+int lull_opt_defaults(const struct lull_opt *t, void *target, char *err, size_t errlen);
 
 /** The settable keys, space-separated, into buf. @return buf. */
 const char *lull_opt_settable(const struct lull_opt *t, char *buf, size_t len);
