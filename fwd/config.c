@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 
+#include "options.h"
 #include "parse.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const mode_names[LULL_FWD_N_MODES] = {
@@ -36,29 +38,17 @@ lull_fwd_mode_name(enum lull_fwd_mode mode)
 void
 lull_config_defaults(struct lull_config *cfg)
 {
+	char err[160];
+
+	/* every default is its option row's (--help prints it); the unit tests
+	 * walk the table, so this cannot fail but by a defect of the table */
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->n_rxq = 1;
-	cfg->n_rxd = 1024;
-	cfg->n_txd = 1024;
-	cfg->burst = 32;
-	cfg->mbuf_size = LULL_MBUF_SIZE_DEFAULT;
-	cfg->mode = LULL_FWD_IO;
-	cfg->stats_period_s = 1;
-	cfg->drain_us = 100;
-	cfg->tx_retries = 0;
-	cfg->link_wait_ms = 9000;
-	lull_sleep_opts_defaults(&cfg->sleep);
-	cfg->wake = LULL_WAKE_AUTO;
-	cfg->timer_slack_ns = 1;
-	cfg->intr_after_ms = 200; /* where every polled queue can interrupt */
-	cfg->intr_wait_max_ms = LULL_INTR_WAIT_MAX_MS;
-	cfg->hotplug_ports = 2;
-	cfg->yield_us = 10;
-	cfg->pmd_resume_latency_us = -1; /* none: leave it */
-	cfg->pack_below_pct = 50;
-	cfg->unpack_above_pct = 70;
-	cfg->consolidate_dwell_ms = 5000;
-	/* Like testpmd: the peer of port P is 02:00:00:00:00:P. */
+	if (lull_opt_defaults(lull_config_opts(), cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lull: option table: %s\n", err);
+		abort();
+	}
+	/* the one row whose default is prose and not 0: like testpmd, the peer
+	 * of port P is 02:00:00:00:00:P */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {
 		cfg->peer_mac[p][0] = 0x02;
 		cfg->peer_mac[p][5] = (uint8_t)p;

@@ -14,6 +14,8 @@
 #include "config.h"
 #include "opt.h"
 #include "options.h"
+
+#include "consolidate.h"
 #include "parse.h"
 
 #define CFG(row, target) ((struct lull_config *)(target)) /* row: for the reader */
@@ -259,6 +261,8 @@ static int
 parse_critical(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
 	CFG(row, target)->n_critical = 0;
+	if (strcmp(arg, "none") == 0)
+		return 0;
 	return for_each_item(row, CFG(row, target), arg, err, errlen, critical_item);
 }
 
@@ -427,27 +431,28 @@ show_busy_threshold(const struct lull_opt *row, const void *target, char *buf, s
 static const struct lull_opt lull_opts[] = {
 	LULL_OPT_SECTION_ROW("Threads"),
 	LULL_OPT_TEXT_ROW(T, pmd_lcores, "pmd-cores", "LIST", "every EAL lcore but the main one",
-		"lcores that run PMD threads, e.g. 1,3-5", NULL, 0, parse_pmd_cores,
-		show_pmd_cores),
+		"lcores that run PMD threads, e.g. 1,3-5", NULL, LULL_OPT_DEF_PROSE,
+		parse_pmd_cores, show_pmd_cores),
 	LULL_OPT_TEXT_ROW(T, pins, "rxq-pmd", "LIST", "round-robin",
 		"pin rx queues: PORT:QUEUE@CORE,... (the rest are spread round-robin; at run "
 		"time PORT:QUEUE@auto unpins)",
-		NULL, 0, parse_pins, show_pins),
+		NULL, LULL_OPT_DEF_PROSE, parse_pins, show_pins),
 	LULL_OPT_SECTION_ROW("Ports"),
 	LULL_OPT_UINT_ROW(T, n_rxq, "rxq", "N", 1, LULL_MAX_QUEUES, "1", "rx queues per port", 0),
 	LULL_OPT_UINT_ROW(T, n_txq, "txq", "N", 1, LULL_MAX_QUEUES,
 		"the larger of --rxq and the PMD count",
-		"tx queues per port (rx queue q sends on tx queue q)", 0),
+		"tx queues per port (rx queue q sends on tx queue q)", LULL_OPT_DEF_PROSE),
 	LULL_OPT_UINT_ROW(T, n_rxd, "rxd", "N", 16, 32768, "1024", "rx descriptors per queue", 0),
 	LULL_OPT_UINT_ROW(T, n_txd, "txd", "N", 16, 32768, "1024", "tx descriptors per queue", 0),
 	LULL_OPT_UINT_ROW(T, n_mbufs, "mbufs", "N", 1024, 16u << 20, "enough to fill every ring",
-		"mbufs in the pool", 0),
+		"mbufs in the pool", LULL_OPT_DEF_PROSE),
 	LULL_OPT_UINT_ROW(T, mbuf_size, "mbuf-size", "N", 64, 65000, "2048",
 		"packet data bytes per mbuf; below 1522 a frame arrives as a chain of mbufs", 0),
 	LULL_OPT_UINT_ROW(T, hotplug_ports, "hotplug-ports", "N", 0, LULL_MAX_PORTS, "2",
 		"ports port-add may add at run time; sizes the mbuf pool", 0),
 	LULL_OPT_TEXT_ROW(T, pairs, "port-pairs", "LIST", "0:1,2:3,...",
-		"A:B,... forward A<->B; A:A reflects", NULL, 0, parse_pairs, show_pairs),
+		"A:B,... forward A<->B; A:A reflects", NULL, LULL_OPT_DEF_PROSE, parse_pairs,
+		show_pairs),
 	LULL_OPT_UINT_ROW(T, link_wait_ms, "link-wait-ms", "MS", 0, 600000, "9000",
 		"wait up to MS for links at start (forwarding already runs)", LULL_OPT_NO_SHOW),
 	LULL_OPT_SECTION_ROW("Forwarding"),
@@ -456,7 +461,7 @@ static const struct lull_opt lull_opts[] = {
 		show_fwd_mode),
 	LULL_OPT_TEXT_ROW(T, peer_mac, "eth-peer", "P,MAC", "02:00:00:00:00:P",
 		"dst MAC for tx port P in mac mode", "expected PORT,XX:XX:XX:XX:XX:XX",
-		LULL_OPT_NO_SHOW, parse_eth_peer, NULL),
+		LULL_OPT_NO_SHOW | LULL_OPT_DEF_PROSE, parse_eth_peer, NULL),
 	LULL_OPT_UINT_ROW(
 		T, burst, "burst", "N", 1, LULL_MAX_BURST, "32", "rx burst and tx buffer size", 0),
 	LULL_OPT_UINT_ROW(T, drain_us, "drain-us", "US", 1, 1000000, "100",
@@ -491,12 +496,12 @@ static const struct lull_opt lull_opts[] = {
 		"--critical-sleep-max-us",
 		NULL, SET, parse_critical, show_critical),
 	LULL_OPT_UINT_ROW(T, critical_sleep_max_us, "critical-sleep-max-us", "U", 0,
-		LULL_SLEEPLIST_MAX_US, "0: busy polls", "that cap", SET),
+		LULL_SLEEPLIST_MAX_US, "0: busy polls", "that cap", SET | LULL_OPT_DEF_PROSE),
 	LULL_OPT_SECTION_ROW("Sharing the core"),
 	LULL_OPT_UINT_ROW(T, yield_hz, "yield-hz", "H", 0, 10000, "0: never; costs nothing then",
 		"every PMD gives its CPU up H times a second, whatever the load, so kernel work on "
 		"its core runs",
-		SET),
+		SET | LULL_OPT_DEF_PROSE),
 	LULL_OPT_UINT_ROW(T, yield_us, "yield-us", "D", 1, LULL_YIELD_MAX_SHARE_US, "10",
 		"for D us each time", SET),
 	LULL_OPT_TEXT_ROW(T, pmd_priority, "pmd-priority", "P", "none",
@@ -511,18 +516,13 @@ static const struct lull_opt lull_opts[] = {
 		show_resume_latency),
 	LULL_OPT_TEXT_ROW(T, control_cpus, "control-cores", "LIST", "where EAL put them",
 		"CPUs for every non-PMD thread (main, telemetry, EAL interrupt thread), e.g. 0",
-		NULL, 0, parse_control_cores, show_control_cores),
+		NULL, LULL_OPT_DEF_PROSE, parse_control_cores, show_control_cores),
 	LULL_OPT_SECTION_ROW("Fewer cores awake"),
 	LULL_OPT_TEXT_ROW(T, consolidate, "consolidate", "M", "off",
 		"on: gather rx queues on the fewest PMDs that carry the load and park the "
 		"others (no CPU, no timer), spread them again as load grows",
 		NULL, SET, lull_opt_parse_onoff, lull_opt_show_onoff),
-	LULL_OPT_UINT_ROW(T, pack_below_pct, "pack-below-pct", "P", 1, 99, "50",
-		"gather queues while every awake PMD stays under P % busy", SET),
-	LULL_OPT_UINT_ROW(T, unpack_above_pct, "unpack-above-pct", "P", 2, 100, "70",
-		"spread them again when a PMD passes P % busy or misses its budget", SET),
-	LULL_OPT_UINT_ROW(T, consolidate_dwell_ms, "consolidate-dwell-ms", "MS", 100, 600000,
-		"5000", "at least MS between two consolidation moves", SET),
+	LULL_CONSOLIDATE_OPT_ROWS(T, pack_below_pct, unpack_above_pct, consolidate_dwell_ms, SET),
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_UINT_ROW(T, stats_period_s, "stats-period", "S", 0, 3600, "1",
 		"print stats every S seconds, 0 = only at exit", SET),

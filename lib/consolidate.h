@@ -36,6 +36,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "opt.h"
+
 #define LULL_CONS_MAX_PMDS     64
 #define LULL_CONS_NONE_PMD     UINT16_MAX /**< a queue that no PMD polls */
 #define LULL_CONS_SPREAD_GAIN  0.05       /**< a spread must lower the highest load this much */
@@ -119,5 +121,19 @@ void lull_cons_moved(struct lull_cons_state *st, uint64_t now_ns);
 /** Queues per PMD in qs, into nq[n_pmds]. @return the PMDs with at least one. */
 unsigned int lull_cons_count(
 	const struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds, unsigned int *nq);
+
+/**
+ * The consolidation lines as option rows, shared by lull and lull-sim (same
+ * names, bounds, defaults and help), into the uint32_t fields pack, unpack
+ * (percent) and dwell (ms) of type; flags: LULL_OPT_SETTABLE or 0.
+ */
+#define LULL_CONSOLIDATE_OPT_ROWS(type, pack, unpack, dwell, flags)                                \
+	LULL_OPT_UINT_ROW(type, pack, "pack-below-pct", "P", 1, 99, "50",                          \
+		"gather queues while every awake PMD stays under P % busy", flags),                \
+		LULL_OPT_UINT_ROW(type, unpack, "unpack-above-pct", "P", 2, 100, "70",             \
+			"spread them again when a PMD passes P % busy or misses its budget",       \
+			flags),                                                                    \
+		LULL_OPT_UINT_ROW(type, dwell, "consolidate-dwell-ms", "MS", 100, 600000, "5000",  \
+			"at least MS between two consolidation moves", flags)
 
 #endif /* LULL_CONSOLIDATE_H */

@@ -2,17 +2,29 @@
 #include "sleepopt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The rows alone, for lull_sleep_opts_defaults(). */
+struct sleep_only {
+	struct lull_sleep_opts s;
+};
+static const struct lull_opt sleep_rows[] = {
+	LULL_SLEEP_OPT_ROWS(struct sleep_only, s, NULL),
+	LULL_OPT_END_ROW,
+};
 
 void
 lull_sleep_opts_defaults(struct lull_sleep_opts *s)
 {
+	char err[160];
+
 	memset(s, 0, sizeof(*s));
-	s->policy = LULL_POLICY_RATE;
-	s->budget_us = 250;
-	s->step_us = 1;
-	s->window = 64;
-	s->linger_us = 20;
+	/* a row's default that does not parse is a defect the unit tests catch */
+	if (lull_opt_defaults(sleep_rows, s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "sleep options: %s\n", err);
+		abort();
+	}
 }
 
 void

@@ -30,6 +30,7 @@ struct lull_sleep_opts {
 	bool strict_budget;           /**< --strict-budget: keep the budget at p99 or poll */
 };
 
+/** The rows' defaults (a tool whose table holds the rows gets them from it). */
 void lull_sleep_opts_defaults(struct lull_sleep_opts *s);
 
 /**
@@ -56,7 +57,8 @@ lull_opt_show_fn lull_sleep_opt_show_max;
 		"iterations), rate (from the arrival rate, within the latency budget and the rx "  \
 		"ring)",                                                                           \
 		NULL, LULL_OPT_SETTABLE, lull_sleep_opt_parse_policy, lull_sleep_opt_show_policy), \
-		LULL_OPT_TEXT_ROW(type, member.max_us, "sleep-max-us", "LIST", "250",              \
+		LULL_OPT_TEXT_ROW(type, member.max_us, "sleep-max-us", "LIST",                     \
+			LULL_OPT_STR(LULL_DEFAULT_SLEEP_MAX_US),                                   \
 			"maximum sleep per PMD, OVS pmd-sleep-max syntax: 250,3:0,5:50 = 250 us, " \
 			"0 on core 3 (it busy-polls), 50 on core 5; at most 10000",                \
 			NULL, LULL_OPT_SETTABLE, lull_sleep_opt_parse_max,                         \
@@ -77,7 +79,7 @@ lull_opt_show_fn lull_sleep_opt_show_max;
 			.max = 512,                                                                \
 			.def = "burst/2",                                                          \
 			.help = "packets in one rx burst that mean busy",                          \
-			.flags = LULL_OPT_SETTABLE,                                                \
+			.flags = LULL_OPT_SETTABLE | LULL_OPT_DEF_PROSE,                           \
 			.show = (busy_show)},                                                      \
 		LULL_OPT_UINT_ROW(type, member.window, "sleep-window", "W", 1,                     \
 			LULL_POLICY_MAX_WIN, "64", "window: iterations of history",                \
@@ -93,7 +95,7 @@ lull_opt_show_fn lull_sleep_opt_show_max;
 			"fill "                                                                    \
 			"time at line rate minus the measured lateness (below it nothing needs "   \
 			"capping)",                                                                \
-			LULL_OPT_SETTABLE),                                                        \
+			LULL_OPT_SETTABLE | LULL_OPT_DEF_PROSE),                                   \
 		LULL_OPT_TEXT_ROW(type, member.strict_budget, "strict-budget", "M", "off",         \
 			"rate: on keeps the budget at p99 or busy-polls; off: where this "         \
 			"machine's wakes leave no sleep within it at p99, keep p95, p90, p75 or "  \

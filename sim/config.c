@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consolidate.h"
 #include "opt.h"
 #include "parse.h"
 #include "sleepopt.h"
@@ -226,6 +227,12 @@ parse_day_length(
 	return lull_parse_time_ns(arg, &((T *)target)->fleet.day_ns) < 0 ? -EINVAL : 0;
 }
 
+/* The consolidation rows alone: their defaults, lull's (lib/consolidate.h). */
+static const struct lull_opt cons_rows[] = {
+	LULL_CONSOLIDATE_OPT_ROWS(T, pack_below_pct, unpack_above_pct, dwell_ms, 0),
+	LULL_OPT_END_ROW,
+};
+
 /* lull-sim's options (lib/opt); the policy rows are lull's own (lib/sleepopt). */
 static const struct lull_opt sim_opts[] = {
 	LULL_OPT_SECTION_ROW("Hardware"),
@@ -300,12 +307,7 @@ static const struct lull_opt sim_opts[] = {
 		"each queue's rate varies this much (sd, a share) from window to window", 0),
 	LULL_OPT_UINT_ROW(
 		T, window_ms, "window-ms", "N", 1, 3600000, "1000", "lull's measurement window", 0),
-	LULL_OPT_UINT_ROW(T, pack_below_pct, "pack-below-pct", "N", 1, 99, "50",
-		"lull's --pack-below-pct", 0),
-	LULL_OPT_UINT_ROW(T, unpack_above_pct, "unpack-above-pct", "N", 2, 100, "70",
-		"lull's --unpack-above-pct", 0),
-	LULL_OPT_UINT_ROW(T, dwell_ms, "consolidate-dwell-ms", "N", 0, 3600000, "5000",
-		"lull's --consolidate-dwell-ms", 0),
+	LULL_CONSOLIDATE_OPT_ROWS(T, pack_below_pct, unpack_above_pct, dwell_ms, 0),
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_FLAG_ROW(T, json, "json", 0, "JSON instead of the table", 0),
 	LULL_OPT_FLAG_ROW(T, csv, "csv", 0, "CSV instead of the table", 0),
@@ -381,10 +383,9 @@ sim_options_parse(struct sim_options *o, int argc, char **argv, char *err, size_
 	o->day_peak_pct = 50;
 	o->day_trough_pct = 20;
 	o->window_ms = 1000;
-	o->pack_below_pct = 50;
-	o->unpack_above_pct = 70;
-	o->dwell_ms = 5000;
-	ret = lull_profile_parse("rate:10k:1s", &o->profile, err, errlen);
+	ret = lull_opt_defaults(cons_rows, o, err, errlen);
+	if (ret == 0)
+		ret = lull_profile_parse("rate:10k:1s", &o->profile, err, errlen);
 	if (ret == 0)
 		ret = lull_opt_parse(sim_opts, o, argc, argv, err, errlen);
 	if (ret < 0)

@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
+#include "defaults_walk.h"
 #include "lull_args.h"
+#include "options.h"
 
 static void
 test_parse_bad(void **state)
@@ -317,6 +319,27 @@ test_busy_threshold_within_burst(void **state)
 	assert_int_equal(cfg.sleep.busy_threshold, 32); /* unchanged */
 }
 
+static int
+lull_defaults_parse(void *cfg, int argc, char **argv, char *err, size_t errlen)
+{
+	lull_config_defaults(cfg);
+	err[0] = '\0';
+	return lull_config_parse(cfg, argc, argv, err, errlen);
+}
+
+/* Every default is written once, in its row (issue 29 item 4). */
+static void
+test_defaults_are_the_rows(void **state)
+{
+	static const char *const prose[] = {"pmd-cores", "rxq-pmd", "txq", "mbufs", "port-pairs",
+		"eth-peer", "busy-threshold", "burst-tolerance", "critical-sleep-max-us",
+		"yield-hz", "control-cores", NULL};
+
+	(void)state;
+	defaults_walk(
+		"lull", lull_config_opts(), sizeof(struct lull_config), lull_defaults_parse, prose);
+}
+
 int
 main(void)
 {
@@ -328,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_busy_threshold_within_burst),
+		cmocka_unit_test(test_defaults_are_the_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
