@@ -5,35 +5,11 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opt.h"
 #include "parse.h"
-
-void
-gen_config_defaults(struct gen_config *cfg)
-{
-	char err[8];
-
-	memset(cfg, 0, sizeof(*cfg));
-	lull_profile_parse("rate:10k:5s", &cfg->profile, err, sizeof(err));
-	cfg->size = GEN_MIN_SIZE;
-	cfg->flows = 1;
-	memcpy(cfg->dst_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 0x01}, 6);
-	cfg->src_ip = 0xc6120001; /* 198.18.0.1: RFC 2544 benchmarking range */
-	cfg->dst_ip = 0xc6130001; /* 198.19.0.1 */
-	cfg->udp_src_base = 1024;
-	cfg->udp_dst = 1234;
-	cfg->tx_port = GEN_NO_PORT;
-	cfg->rx_port = GEN_NO_PORT;
-	cfg->burst = 32;
-	cfg->rxq = 1;
-	cfg->txq = 1;
-	cfg->max_lag_us = 1000;
-	cfg->drain_ms = 200;
-	cfg->progress_ms = 1000;
-	cfg->mbufs = 16384;
-}
 
 #define T struct gen_config
 
@@ -77,7 +53,7 @@ static const struct lull_opt gen_opts[] = {
 		0),
 	LULL_OPT_UINT_ROW(T, flows, "flows", "N", 1, 65535, "1", "distinct UDP source ports", 0),
 	LULL_OPT_TEXT_ROW(T, src_mac, "src-mac", "MAC", "the tx port's MAC", "source MAC",
-		MAC_EXPECT, 0, lull_opt_parse_mac, NULL),
+		MAC_EXPECT, LULL_OPT_DEF_PROSE, lull_opt_parse_mac, NULL),
 	LULL_OPT_TEXT_ROW(T, dst_mac, "dst-mac", "MAC", "02:00:00:00:00:01", "destination MAC",
 		MAC_EXPECT, 0, lull_opt_parse_mac, NULL),
 	LULL_OPT_TEXT_ROW(T, src_ip, "src-ip", "IP", "198.18.0.1", "source IPv4 address", IP_EXPECT,
@@ -91,7 +67,7 @@ static const struct lull_opt gen_opts[] = {
 	LULL_OPT_SECTION_ROW("Ports"),
 	LULL_OPT_UINT_ROW(T, tx_port, "tx-port", "P", 0, 31, "0", "port to send on", 0),
 	LULL_OPT_UINT_ROW(T, rx_port, "rx-port", "P", 0, 31, "1 with two or more ports, else 0",
-		"port to receive on", 0),
+		"port to receive on", LULL_OPT_DEF_PROSE),
 	LULL_OPT_UINT_ROW(T, rxq, "rxq", "N", 1, GEN_MAX_RXQ, "1",
 		"rx queues per port, every one polled (lull sends what its rx queue q took on tx "
 		"queue q; a forwarder with a tx queue per PMD sends on as many: memif connects "
@@ -111,7 +87,8 @@ static const struct lull_opt gen_opts[] = {
 		0),
 	LULL_OPT_UINT_ROW(T, drain_ms, "drain-ms", "MS", 0, 60000, "200",
 		"wait for late packets after the last phase", 0),
-	LULL_OPT_UINT_ROW(T, run_id, "run-id", "N", 1, 65535, "random", "stamp id", 0),
+	LULL_OPT_UINT_ROW(
+		T, run_id, "run-id", "N", 1, 65535, "random", "stamp id", LULL_OPT_DEF_PROSE),
 	LULL_OPT_SECTION_ROW("Output"),
 	LULL_OPT_UINT_ROW(T, progress_ms, "progress-ms", "MS", 0, 3600000, "1000",
 		"live progress on stderr, 0 = off", 0),
@@ -125,6 +102,27 @@ static const struct lull_opt gen_opts[] = {
 };
 
 #undef T
+
+void
+gen_config_defaults(struct gen_config *cfg)
+{
+	char err[160];
+
+	/* every default is its row's, as --help prints it; the unit tests walk
+	 * the table, so this fails only by a defect of the table */
+	memset(cfg, 0, sizeof(*cfg));
+	if (lull_opt_defaults(gen_opts, cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lull-gen: option table: %s\n", err);
+		abort();
+	}
+	cfg->rx_port = GEN_NO_PORT; /* prose: 1 with two or more ports, else 0 */
+}
+
+const struct lull_opt *
+gen_config_opts(void)
+{
+	return gen_opts;
+}
 
 int
 gen_config_parse(struct gen_config *cfg, int argc, char **argv, char *err, size_t errlen)

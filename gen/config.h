@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opt.h"
 #include "profile.h"
 
 #define GEN_MIN_SIZE  64   /**< frame bytes without FCS: headers (42) + stamp (22) */
@@ -28,7 +29,7 @@ struct gen_config {
 	uint32_t dst_ip;       /**< host order */
 	uint16_t udp_src_base; /**< first UDP source port; flow f uses base + f */
 	uint16_t udp_dst;
-	uint16_t tx_port;     /**< GEN_NO_PORT until resolved */
+	uint16_t tx_port;     /**< --tx-port, 0 by default */
 	uint16_t rx_port;     /**< GEN_NO_PORT until resolved */
 	uint16_t burst;       /**< most packets per tx_burst / rx_burst */
 	uint16_t rxq;         /**< rx queues per port, all polled (a multi-queue forwarder's tx) */
@@ -44,7 +45,11 @@ struct gen_config {
 	bool version; /**< --version (main() answers it before parsing) */
 };
 
+/** Fill cfg with the defaults: its option rows' (--help prints them). */
 void gen_config_defaults(struct gen_config *cfg);
+
+/** lull-gen's option table. */
+const struct lull_opt *gen_config_opts(void);
 
 /** @return 0, or a negative errno with a one-line message naming the option in err. */
 int gen_config_parse(struct gen_config *cfg, int argc, char **argv, char *err, size_t errlen);

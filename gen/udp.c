@@ -423,16 +423,12 @@ main(int argc, char **argv)
 	char err[256] = "";
 	int ret;
 
+	/* every default is its row's, as --help prints it */
 	memset(&cfg, 0, sizeof(cfg));
-	lull_profile_parse("rate:10k:5s", &cfg.profile, err, sizeof(err));
-	memcpy(cfg.dst_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 0x02}, 6);
-	inet_pton(AF_INET, "198.18.0.1", &cfg.src);
-	inet_pton(AF_INET, "198.18.0.2", &cfg.dst);
-	cfg.port = 9000;
-	cfg.size = 18;
-	cfg.max_lag_us = 100000;
-	cfg.idle_ms = 1000;
-	cfg.timeout_s = 30;
+	if (lull_opt_defaults(udp_opts, &cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lull-udp: option table: %s\n", err);
+		return 2;
+	}
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: lull-udp send --dev IF [options] | lull-udp recv --dev IF "
 		       "[options]\n"

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "defaults_walk.h"
 
 static struct gen_config cfg;
 
@@ -40,7 +41,7 @@ test_good(void **state)
 	assert_int_equal(parse("", err, sizeof(err)), 0);
 	assert_int_equal(cfg.profile.n, 1);
 	assert_int_equal(cfg.size, 64);
-	assert_int_equal(cfg.tx_port, GEN_NO_PORT);
+	assert_int_equal(cfg.tx_port, 0); /* the row's default */
 	assert_int_equal(parse("--profile idle:1s,max:2s --size 1514 --flows 100 --src-ip 10.1.2.3 "
 			       "--dst-mac 0a:0b:0c:0d:0e:0f --tx-port 1 --rx-port 1 --burst 64 "
 			       "--run-id 7 --json - --csv out.csv --drain-ms 0",
@@ -88,12 +89,32 @@ test_bad(void **state)
 	}
 }
 
+static int
+gen_defaults_parse(void *c, int argc, char **argv, char *err, size_t errlen)
+{
+	gen_config_defaults(c);
+	err[0] = '\0';
+	return gen_config_parse(c, argc, argv, err, errlen);
+}
+
+/* Every default is written once, in its row (issue 29 item 4). */
+static void
+test_defaults_are_the_rows(void **state)
+{
+	static const char *const prose[] = {"src-mac", "rx-port", "run-id", NULL};
+
+	(void)state;
+	defaults_walk("lull-gen", gen_config_opts(), sizeof(struct gen_config), gen_defaults_parse,
+		prose);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_defaults_are_the_rows),
 	};
 
 	return cmocka_run_group_tests_name("gen_config", tests, NULL, NULL);
