@@ -17,99 +17,48 @@
 #include <jansson.h>
 
 #include "client.h"
+#include "contract.h"
 
-enum scale {
-	AS_IS,  /**< a count */
-	CYCLES, /**< TSC cycles: printed as seconds (the PMD's tsc_hz) */
-	NANOS,  /**< nanoseconds: printed as seconds */
-	MICROS, /**< microseconds (a setting): printed as seconds */
-};
+/* units: lib/contract.h's, by their short names */
+#define AS_IS  LULL_UNIT_COUNT
+#define CYCLES LULL_UNIT_CYCLES
+#define NANOS  LULL_UNIT_NS
+#define MICROS LULL_UNIT_US
 
 struct family {
 	const char *name; /**< without lull_ */
-	const char *type; /**< counter (name ends in _total) or gauge */
+	const char *type; /**< counter or gauge; NULL: by the name (counters end in _total) */
 	const char *help;
 	const char *key; /**< in the reply */
-	enum scale scale;
+	enum lull_unit scale;
 };
 
-/* /lull/pmd_perf, per PMD */
-static const struct family pmd_perf[] = {
-	{"pmd_iterations_total", "counter", "Loop iterations.", "iterations", AS_IS},
-	{"pmd_busy_iterations_total", "counter", "Iterations that received a packet.",
-		"busy_iterations", AS_IS},
-	{"pmd_busy_seconds_total", "counter",
-		"Time in iterations that received packets (processing and tx).", "busy_cycles",
-		CYCLES},
-	{"pmd_idle_seconds_total", "counter", "Time in polls that found nothing.", "idle_cycles",
-		CYCLES},
-	{"pmd_wait_seconds_total", "counter",
-		"Time in waits the policy chose (timed sleeps, interrupt waits, yields).",
-		"sleep_cycles", CYCLES},
-	{"pmd_intr_wait_seconds_total", "counter", "Of the wait time, in rx-interrupt waits.",
-		"intr_cycles", CYCLES},
-	{"pmd_yield_seconds_total", "counter", "Of the wait time, in housekeeping yields.",
-		"yield_cycles", CYCLES},
+/* A family of lib/contract.h's rows (its type by the name: counters end in _total). */
+#define LULL_FAMILY_(id, key, metric, unit, help) {metric, NULL, help, key, LULL_UNIT_##unit},
+
+/* /lull/pmd_perf, per PMD: the counters, then what telemetry derives */
+static const struct family pmd_perf[] = {LULL_PMD_STATS(LULL_FAMILY_)};
+static const struct family pmd_perf_more[] = {
 	{"pmd_measured_seconds_total", "counter",
 		"Time the counters cover (since start or pmd-stats-clear).", "duration_cycles",
 		CYCLES},
-	{"pmd_waits_total", "counter", "Waits of every kind.", "sleeps", AS_IS},
-	{"pmd_wait_requested_seconds_total", "counter", "Sum of the waits the policy asked for.",
-		"sleep_requested_ns", NANOS},
-	{"pmd_wait_actual_seconds_total", "counter", "Sum of the waits as they took.",
-		"sleep_actual_ns", NANOS},
-	{"pmd_intr_waits_total", "counter", "Waits for an rx interrupt.", "intr_waits", AS_IS},
-	{"pmd_intr_wakes_total", "counter", "Interrupt waits ended by an interrupt.", "intr_wakes",
-		AS_IS},
-	{"pmd_intr_empty_wakes_total", "counter", "Interrupt wakes whose next poll found nothing.",
-		"intr_empty_wakes", AS_IS},
-	{"pmd_control_wakes_total", "counter", "Interrupt waits ended by the control plane.",
-		"control_wakes", AS_IS},
-	{"pmd_early_wakes_total", "counter", "tpause/monitor returns before their deadline.",
-		"early_wakes", AS_IS},
-	{"pmd_budget_misses_total", "counter",
-		"Timed waits longer than the latency budget (ovs, window: their maximum).",
-		"budget_misses", AS_IS},
-	{"pmd_max_sleep_hits_total", "counter", "Waits of the PMD's maximum.", "max_sleep_hits",
-		AS_IS},
-	{"pmd_busy_threshold_hits_total", "counter",
-		"Iterations in which a burst reached the busy threshold.", "busy_threshold_hits",
-		AS_IS},
-	{"pmd_yields_total", "counter", "Housekeeping yields (--yield-hz).", "yields", AS_IS},
-	{"pmd_full_bursts_total", "counter", "Rx bursts that came full.", "full_bursts", AS_IS},
 	{"pmd_rx_packets_total", "counter", "Packets received.", "rx_packets", AS_IS},
 	{"pmd_tx_packets_total", "counter", "Packets sent.", "tx_packets", AS_IS},
 	{"pmd_tx_dropped_total", "counter", "Packets the tx queues refused (freed).", "tx_dropped",
 		AS_IS},
 };
 
-/* /lull/pmd_sleep, per PMD: what the policy sees now */
-static const struct family pmd_model[] = {
+/* /lull/pmd_sleep, per PMD: what the policy sees now (the model's gauges whose
+ * row names a family, then the settings in force) */
+static const struct family pmd_model[] = {LULL_PMD_MODEL(LULL_FAMILY_)};
+static const struct family pmd_settings[] = {
 	{"pmd_max_sleep_seconds", "gauge", "Maximum sleep in force.", "max_sleep_us", MICROS},
 	{"pmd_latency_budget_seconds", "gauge", "Latency budget in force.", "latency_budget_us",
 		MICROS},
-	{"pmd_wake_lateness_p50_seconds", "gauge", "Timed waits' lateness, recent median.",
-		"late_p50_ns", NANOS},
-	{"pmd_wake_lateness_p99_seconds", "gauge", "Timed waits' lateness, recent 99th percentile.",
-		"late_p99_ns", NANOS},
-	{"pmd_wake_queued_seconds", "gauge",
-		"Run-queue delay of a timed wait, smoothed (another thread had the CPU; not "
-		"charged to the budget).",
-		"queued_ns", NANOS},
-	{"pmd_timed_wait_cpu_seconds", "gauge", "CPU time of one timed wait (0: not measured).",
-		"timed_wait_cpu_ns", NANOS},
-	{"pmd_intr_wait_cpu_seconds", "gauge", "CPU time of one interrupt wait (0: not measured).",
-		"intr_wait_cpu_ns", NANOS},
-	{"pmd_arrival_rate_pps", "gauge", "Arrival rate the policy estimates.", "rate_pps", AS_IS},
-	{"pmd_planned_sleep_seconds", "gauge", "The last timed sleep planned.", "planned_sleep_ns",
-		NANOS},
-	{"pmd_kept_lateness_percentile", "gauge",
-		"Lateness percentile rate's sleeps keep within the budget (99; lower where the p99 "
-		"is out of reach).",
-		"kept_pct", AS_IS},
 	{"pmd_config_generation", "gauge", "Generation of the parameters the PMD runs by.",
 		"generation", AS_IS},
 };
+#undef LULL_FAMILY_
 
 /* /lull/ports, per port */
 static const struct family port_fams[] = {
@@ -178,7 +127,12 @@ str(json_t *o, const char *key, const char *otherwise)
 static void
 head(FILE *out, const struct family *f)
 {
-	fprintf(out, "# HELP lull_%s %s\n# TYPE lull_%s %s\n", f->name, f->help, f->name, f->type);
+	size_t n = strlen(f->name);
+	const char *type = f->type != NULL                                   ? f->type
+			   : n > 6 && strcmp(f->name + n - 6, "_total") == 0 ? "counter"
+									     : "gauge";
+
+	fprintf(out, "# HELP lull_%s %s\n# TYPE lull_%s %s\n", f->name, f->help, f->name, type);
 }
 
 /* One sample of f from o, labelled; a value lull did not send is left out. */
@@ -205,6 +159,9 @@ sample(FILE *out, const struct family *f, json_t *o, const char *labels, double 
 		fprintf(out, "lull_%s{%s} %.9g\n", f->name, labels, v);
 }
 
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Each family of fams (a row without a family name is not exported), one sample per PMD. */
 static void
 per_pmd(FILE *out, const struct family *fams, size_t n, json_t *reply, json_t *perf)
 {
@@ -212,6 +169,8 @@ per_pmd(FILE *out, const struct family *fams, size_t n, json_t *reply, json_t *p
 		const char *key;
 		json_t *p;
 
+		if (fams[i].name == NULL)
+			continue;
 		head(out, &fams[i]);
 		json_object_foreach(reply, key, p)
 		{
@@ -361,9 +320,10 @@ lullctl_metrics_write(FILE *out, const char *path, char *err, size_t errlen)
 	lullctl_close(&c);
 	up(out, ret == 0);
 	if (ret == 0) {
-		per_pmd(out, pmd_perf, sizeof(pmd_perf) / sizeof(pmd_perf[0]), r[PERF], r[PERF]);
-		per_pmd(out, pmd_model, sizeof(pmd_model) / sizeof(pmd_model[0]), r[SLEEP],
-			r[PERF]);
+		per_pmd(out, pmd_perf, N_OF(pmd_perf), r[PERF], r[PERF]);
+		per_pmd(out, pmd_perf_more, N_OF(pmd_perf_more), r[PERF], r[PERF]);
+		per_pmd(out, pmd_model, N_OF(pmd_model), r[SLEEP], r[PERF]);
+		per_pmd(out, pmd_settings, N_OF(pmd_settings), r[SLEEP], r[PERF]);
 		ports_and_queues(out, r[PORTS], r[RXQ]);
 		config_info(out, r[CONFIG]);
 	}

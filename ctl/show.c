@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "show.h"
 
+#include "contract.h"
+
 #include "policy.h"
 
 #include <inttypes.h>
@@ -39,13 +41,13 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 
 	json_object_foreach(perf, key, p)
 	{
-		uint64_t hz = u(p, "tsc_hz"), it = u(p, "iterations"),
-			 busy_it = u(p, "busy_iterations");
-		uint64_t busy = u(p, "busy_cycles"), idle = u(p, "idle_cycles"),
-			 sleep = u(p, "sleep_cycles");
+		uint64_t hz = u(p, "tsc_hz"), it = u(p, LULL_KEY_ITERATIONS),
+			 busy_it = u(p, LULL_KEY_BUSY_ITERATIONS);
+		uint64_t busy = u(p, LULL_KEY_BUSY_TSC), idle = u(p, LULL_KEY_IDLE_TSC),
+			 sleep = u(p, LULL_KEY_SLEEP_TSC);
 		uint64_t used = busy + idle + sleep, dur = u(p, "duration_cycles");
-		uint64_t rx = u(p, "rx_packets"), sleeps = u(p, "sleeps");
-		uint64_t req = u(p, "sleep_requested_ns"), act = u(p, "sleep_actual_ns");
+		uint64_t rx = u(p, "rx_packets"), sleeps = u(p, LULL_KEY_SLEEPS);
+		uint64_t req = u(p, LULL_KEY_SLEEP_REQ_NS), act = u(p, LULL_KEY_SLEEP_ACT_NS);
 		double dur_s = hz ? (double)dur / (double)hz : 0.0;
 
 		(void)key;
@@ -84,25 +86,27 @@ lullctl_show_pmd_perf(FILE *out, json_t *perf)
 		fprintf(out, "  - actual sleep us:      p50 %.1f, p90 %.1f, p99 %.1f, max %.1f\n",
 			(double)u(p, "sleep_ns_p50") / 1e3, (double)u(p, "sleep_ns_p90") / 1e3,
 			(double)u(p, "sleep_ns_p99") / 1e3, (double)u(p, "sleep_ns_max") / 1e3);
-		fprintf(out, "  Max-sleep hits:      %14" PRIu64 "\n", u(p, "max_sleep_hits"));
+		fprintf(out, "  Max-sleep hits:      %14" PRIu64 "\n",
+			u(p, LULL_KEY_MAX_SLEEP_HITS));
 		fprintf(out,
 			"  Busy-threshold hits: %14" PRIu64 "  (%5.1f %% of busy iterations)\n",
-			u(p, "busy_threshold_hits"), pct(u(p, "busy_threshold_hits"), busy_it));
+			u(p, LULL_KEY_BUSY_HITS), pct(u(p, LULL_KEY_BUSY_HITS), busy_it));
 		fprintf(out,
 			"  Rx interrupt waits:  %14" PRIu64 "  (%" PRIu64
 			" woken by a packet, %" PRIu64 " of them finding nothing)\n",
-			u(p, "intr_waits"), u(p, "intr_wakes"), u(p, "intr_empty_wakes"));
+			u(p, LULL_KEY_INTR_WAITS), u(p, LULL_KEY_INTR_WAKES),
+			u(p, LULL_KEY_INTR_EMPTY));
 		fprintf(out,
 			"  - in interrupt waits: %13.1f %% of used cycles, %" PRIu64
 			" ended by control\n",
-			pct(u(p, "intr_cycles"), used), u(p, "control_wakes"));
+			pct(u(p, LULL_KEY_INTR_TSC), used), u(p, LULL_KEY_CTL_WAKES));
 		fprintf(out,
 			"  Budget misses:       %14" PRIu64 "  (%5.2f %% of sleeps longer than "
 			"the budget)\n",
-			u(p, "budget_misses"), pct(u(p, "budget_misses"), sleeps));
-		if (u(p, "early_wakes"))
+			u(p, LULL_KEY_BUDGET_MISSES), pct(u(p, LULL_KEY_BUDGET_MISSES), sleeps));
+		if (u(p, LULL_KEY_EARLY_WAKES))
 			fprintf(out, "  Early wakes:         %14" PRIu64 "  (tpause/monitor)\n",
-				u(p, "early_wakes"));
+				u(p, LULL_KEY_EARLY_WAKES));
 	}
 }
 
@@ -161,39 +165,42 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 		fprintf(out,
 			"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us, "
 			"budget misses %" PRIu64 "\n",
-			u(p, "sleeps"), (double)u(p, "avg_sleep_ns") / 1e3,
-			(double)u(p, "avg_oversleep_ns") / 1e3, u(p, "budget_misses"));
+			u(p, LULL_KEY_SLEEPS), (double)u(p, "avg_sleep_ns") / 1e3,
+			(double)u(p, "avg_oversleep_ns") / 1e3, u(p, LULL_KEY_BUDGET_MISSES));
 		fprintf(out,
 			"  cost model: wake lateness (the sleep's own) p50 %.1f us, p99 %.1f us; "
 			"CPU per wait: "
 			"timed %s, interrupt %s; %.0f ns per packet\n",
-			(double)u(p, "late_p50_ns") / 1e3, (double)u(p, "late_p99_ns") / 1e3,
-			us_or_na(u(p, "timed_wait_cpu_ns"), a),
-			us_or_na(u(p, "intr_wait_cpu_ns"), b), (double)u(p, "pkt_ns"));
+			(double)u(p, LULL_KEY_LATE_P50_NS) / 1e3,
+			(double)u(p, LULL_KEY_LATE_P99_NS) / 1e3,
+			us_or_na(u(p, LULL_KEY_TIMED_CPU_NS), a),
+			us_or_na(u(p, LULL_KEY_INTR_CPU_NS), b), (double)u(p, "pkt_ns"));
 		/* the lateness above is the sleep's own: what another thread's turn on
 		 * the CPU added would have delayed a polling thread as well */
-		if (u(p, "queued_waits") > 0)
+		if (u(p, LULL_KEY_QUEUED_WAITS) > 0)
 			fprintf(out,
 				"  run-queue delay of a timed wait: %.1f us (%" PRIu64
 				" waits measured; another thread had the CPU: not charged to "
 				"the budget)\n",
-				(double)u(p, "queued_ns") / 1e3, u(p, "queued_waits"));
+				(double)u(p, LULL_KEY_QUEUED_NS) / 1e3,
+				u(p, LULL_KEY_QUEUED_WAITS));
 		else
 			fprintf(out, "  run-queue delay of a timed wait: n/a (not measured)\n");
 		fprintf(out,
 			"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
 			"interrupt waits below %.1f kpps\n",
-			s(p, "mode"), (double)u(p, "rate_pps") / 1e3,
-			(double)u(p, "peak_pps") / 1e3, (double)u(p, "planned_sleep_ns") / 1e3,
-			(double)u(p, "intr_below_pps") / 1e3);
-		if (strcmp(s(p, "policy"), "rate") == 0 && u(p, "kept_pct") < 99) {
+			s(p, LULL_KEY_MODE), (double)u(p, LULL_KEY_RATE_PPS) / 1e3,
+			(double)u(p, LULL_KEY_PEAK_PPS) / 1e3,
+			(double)u(p, LULL_KEY_SLEEP_NS) / 1e3,
+			(double)u(p, LULL_KEY_INTR_BELOW_PPS) / 1e3);
+		if (strcmp(s(p, "policy"), "rate") == 0 && u(p, LULL_KEY_KEPT_PCT) < 99) {
 			const struct lull_kept_view v = {
 				.budget_ns = u(p, "latency_budget_us") * 1000,
-				.kept_pct = (unsigned int)u(p, "kept_pct"),
-				.late_p50_ns = u(p, "late_p50_ns"),
-				.late_p99_ns = u(p, "late_p99_ns"),
-				.kept_late_ns = u(p, "kept_late_ns"),
-				.wait_cpu_ns = u(p, "timed_wait_cpu_ns"),
+				.kept_pct = (unsigned int)u(p, LULL_KEY_KEPT_PCT),
+				.late_p50_ns = u(p, LULL_KEY_LATE_P50_NS),
+				.late_p99_ns = u(p, LULL_KEY_LATE_P99_NS),
+				.kept_late_ns = u(p, LULL_KEY_KEPT_LATE_NS),
+				.wait_cpu_ns = u(p, LULL_KEY_TIMED_CPU_NS),
 				.strict = strcmp(s(p, "strict_budget"), "on") == 0,
 			};
 			char line[320];

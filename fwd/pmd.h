@@ -22,6 +22,7 @@
 #include <rte_mempool.h>
 
 #include "config.h"
+#include "contract.h"
 #include "counters.h"
 #include "engine.h"
 #include "hist.h"
@@ -37,51 +38,20 @@
  */
 #define LULL_HOUSEKEEPING_ITERS 1024
 
+/* The counters and the model's gauges: one row each in lib/contract.h, which
+ * also names them in telemetry and in lullctl's metrics. */
+#define LULL_PMD_ENUM_(id, key, metric, unit, help) LULL_PMD_##id,
 enum lull_pmd_stat {
-	LULL_PMD_ITERATIONS,
-	LULL_PMD_BUSY_ITERATIONS, /**< iterations that received at least one packet */
-	LULL_PMD_BUSY_TSC,        /**< cycles spent in busy iterations */
-	LULL_PMD_IDLE_TSC,        /**< cycles spent in iterations that received nothing */
-	LULL_PMD_SLEEP_TSC,       /**< cycles spent waiting (flush before it included in idle) */
-	LULL_PMD_SLEEPS,          /**< waits */
-	LULL_PMD_SLEEP_REQ_NS,    /**< sum of the waits the policy asked for */
-	LULL_PMD_SLEEP_ACT_NS,    /**< sum of the waits as they took */
-	LULL_PMD_MAX_SLEEP_HITS,  /**< waits of the PMD's maximum */
-	LULL_PMD_BUSY_HITS,       /**< iterations in which a burst reached the busy threshold */
-	LULL_PMD_INTR_WAITS,      /**< waits for an rx interrupt */
-	LULL_PMD_INTR_WAKES,      /**< of which ended by an interrupt (not the timeout) */
-	LULL_PMD_INTR_EMPTY,      /**< interrupt wakes whose next poll found nothing */
-	LULL_PMD_YIELDS,          /**< housekeeping yields (--yield-hz) */
-	LULL_PMD_YIELD_TSC,       /**< cycles given up by them (also in SLEEP_TSC) */
-	LULL_PMD_FULL_BURSTS,     /**< rx bursts that came full: counted, not put in burst_pkts */
-	LULL_PMD_INTR_TSC,        /**< cycles in interrupt waits (also in SLEEP_TSC) */
-	LULL_PMD_BUDGET_MISSES,   /**< timed waits that took longer than the budget */
-	LULL_PMD_EARLY_WAKES,     /**< tpause/monitor returns before the deadline (waited on) */
-	LULL_PMD_CTL_WAKES,       /**< interrupt waits ended by the control plane */
-	LULL_PMD_PARKED_TSC,      /**< cycles parked: no rx queue, waiting for control */
-	LULL_PMD_PARKS,           /**< times it parked */
-	LULL_PMD_N_STATS,
+	LULL_PMD_STATS(LULL_PMD_ENUM_) LULL_PMD_N_STATS,
 };
+#undef LULL_PMD_ENUM_
 
 /** The cost model as the PMD last saw it (lib/cost, lib/policy): gauges, not sums. */
+#define LULL_MODEL_ENUM_(id, key, metric, unit, help) LULL_MODEL_##id,
 enum lull_pmd_model {
-	LULL_MODEL_LATE_P50_NS, /**< timed waits' lateness, recent median */
-	LULL_MODEL_LATE_P99_NS, /**< and 99th percentile: what the budget is kept with */
-	LULL_MODEL_LATE_MEAN_NS,
-	LULL_MODEL_TIMED_CPU_NS,   /**< CPU per timed wait, sampled; 0 = not yet */
-	LULL_MODEL_INTR_CPU_NS,    /**< CPU per interrupt wait, sampled; 0 = not yet */
-	LULL_MODEL_CPU_SAMPLES,    /**< waits whose CPU was sampled */
-	LULL_MODEL_RATE_PPS,       /**< arrival rate estimate */
-	LULL_MODEL_PEAK_PPS,       /**< peak rate the ring bound is kept for */
-	LULL_MODEL_SLEEP_NS,       /**< the last timed sleep planned */
-	LULL_MODEL_INTR_BELOW_PPS, /**< interrupt waits below this rate (0 = none) */
-	LULL_MODEL_MODE,           /**< enum lull_policy_mode of the last wait */
-	LULL_MODEL_KEPT_PCT,       /**< rate: the lateness percentile its sleeps keep (99 = all) */
-	LULL_MODEL_KEPT_LATE_NS,   /**< and that percentile's lateness */
-	LULL_MODEL_QUEUED_NS,      /**< run-queue delay of a timed wait, smoothed (not charged) */
-	LULL_MODEL_QUEUED_WAITS,   /**< timed waits whose run-queue delay was measured */
-	LULL_PMD_N_MODEL,
+	LULL_PMD_MODEL(LULL_MODEL_ENUM_) LULL_PMD_N_MODEL,
 };
+#undef LULL_MODEL_ENUM_
 
 /** Tx toward one port from one PMD: a buffer and the PMD's own tx queue. */
 struct lull_txq {

@@ -22,48 +22,10 @@ lull_stats_port(const struct lull_fwd *fwd, uint16_t port)
 }
 
 /* The names of the counters and gauges in telemetry and lullctl's JSON. */
-static const char *const stat_names[LULL_PMD_N_STATS] = {
-	[LULL_PMD_ITERATIONS] = "iterations",
-	[LULL_PMD_BUSY_ITERATIONS] = "busy_iterations",
-	[LULL_PMD_BUSY_TSC] = "busy_cycles",
-	[LULL_PMD_IDLE_TSC] = "idle_cycles",
-	[LULL_PMD_SLEEP_TSC] = "sleep_cycles",
-	[LULL_PMD_SLEEPS] = "sleeps",
-	[LULL_PMD_SLEEP_REQ_NS] = "sleep_requested_ns",
-	[LULL_PMD_SLEEP_ACT_NS] = "sleep_actual_ns",
-	[LULL_PMD_MAX_SLEEP_HITS] = "max_sleep_hits",
-	[LULL_PMD_BUSY_HITS] = "busy_threshold_hits",
-	[LULL_PMD_INTR_WAITS] = "intr_waits",
-	[LULL_PMD_INTR_WAKES] = "intr_wakes",
-	[LULL_PMD_INTR_EMPTY] = "intr_empty_wakes",
-	[LULL_PMD_YIELDS] = "yields",
-	[LULL_PMD_YIELD_TSC] = "yield_cycles",
-	[LULL_PMD_FULL_BURSTS] = "full_bursts",
-	[LULL_PMD_INTR_TSC] = "intr_cycles",
-	[LULL_PMD_BUDGET_MISSES] = "budget_misses",
-	[LULL_PMD_EARLY_WAKES] = "early_wakes",
-	[LULL_PMD_CTL_WAKES] = "control_wakes",
-	[LULL_PMD_PARKED_TSC] = "parked_cycles",
-	[LULL_PMD_PARKS] = "parks",
-};
-
-static const char *const model_names[LULL_PMD_N_MODEL] = {
-	[LULL_MODEL_LATE_P50_NS] = "late_p50_ns",
-	[LULL_MODEL_LATE_P99_NS] = "late_p99_ns",
-	[LULL_MODEL_LATE_MEAN_NS] = "late_mean_ns",
-	[LULL_MODEL_TIMED_CPU_NS] = "timed_wait_cpu_ns",
-	[LULL_MODEL_INTR_CPU_NS] = "intr_wait_cpu_ns",
-	[LULL_MODEL_CPU_SAMPLES] = "cpu_samples",
-	[LULL_MODEL_RATE_PPS] = "rate_pps",
-	[LULL_MODEL_PEAK_PPS] = "peak_pps",
-	[LULL_MODEL_SLEEP_NS] = "planned_sleep_ns",
-	[LULL_MODEL_INTR_BELOW_PPS] = "intr_below_pps",
-	[LULL_MODEL_MODE] = "mode",
-	[LULL_MODEL_KEPT_PCT] = "kept_pct",
-	[LULL_MODEL_KEPT_LATE_NS] = "kept_late_ns",
-	[LULL_MODEL_QUEUED_NS] = "queued_ns",
-	[LULL_MODEL_QUEUED_WAITS] = "queued_waits",
-};
+#define LULL_NAME_(id, key, metric, unit, help) key,
+static const char *const stat_names[LULL_PMD_N_STATS] = {LULL_PMD_STATS(LULL_NAME_)};
+static const char *const model_names[LULL_PMD_N_MODEL] = {LULL_PMD_MODEL(LULL_NAME_)};
+#undef LULL_NAME_
 
 const char *
 lull_pmd_stat_name(unsigned int stat)

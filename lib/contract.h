@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The wire contract of a PMD's counters, written once for lull and lullctl:
+ * each row is X(ID, key, metric, unit, help) - the datapath's enum entry
+ * (LULL_PMD_<ID>, LULL_MODEL_<ID>), the key in telemetry and lullctl's JSON,
+ * the Prometheus family (without lull_; NULL: not exported), the unit the
+ * exporter converts from, and the family's help. lull generates its enums
+ * and telemetry keys from the rows, lullctl its families and the keys it
+ * reads (LULL_KEY_<ID>), so a renamed counter fails to compile instead of
+ * going missing at run time. Pure C, no DPDK.
+ */
+#ifndef LULL_CONTRACT_H
+#define LULL_CONTRACT_H
+
+/** What a value counts, for the exporter (Prometheus wants seconds). */
+enum lull_unit {
+	LULL_UNIT_COUNT,  /**< a count or a rate: as is */
+	LULL_UNIT_CYCLES, /**< TSC cycles: seconds with the PMD's tsc_hz */
+	LULL_UNIT_NS,     /**< nanoseconds: seconds */
+	LULL_UNIT_US,     /**< microseconds (a setting): seconds */
+};
+
+/** A PMD's counters (sums since start; pmd-stats-clear takes a baseline). */
+#define LULL_PMD_STATS(X)                                                                          \
+	X(ITERATIONS, "iterations", "pmd_iterations_total", COUNT, "Loop iterations.")             \
+	X(BUSY_ITERATIONS, "busy_iterations", "pmd_busy_iterations_total", COUNT,                  \
+		"Iterations that received a packet.")                                              \
+	X(BUSY_TSC, "busy_cycles", "pmd_busy_seconds_total", CYCLES,                               \
+		"Time in iterations that received packets (processing and tx).")                   \
+	X(IDLE_TSC, "idle_cycles", "pmd_idle_seconds_total", CYCLES,                               \
+		"Time in polls that found nothing.")                                               \
+	X(SLEEP_TSC, "sleep_cycles", "pmd_wait_seconds_total", CYCLES,                             \
+		"Time in waits the policy chose (timed sleeps, interrupt waits, yields).")         \
+	X(SLEEPS, "sleeps", "pmd_waits_total", COUNT, "Waits of every kind.")                      \
+	X(SLEEP_REQ_NS, "sleep_requested_ns", "pmd_wait_requested_seconds_total", NS,              \
+		"Sum of the waits the policy asked for.")                                          \
+	X(SLEEP_ACT_NS, "sleep_actual_ns", "pmd_wait_actual_seconds_total", NS,                    \
+		"Sum of the waits as they took.")                                                  \
+	X(MAX_SLEEP_HITS, "max_sleep_hits", "pmd_max_sleep_hits_total", COUNT,                     \
+		"Waits of the PMD's maximum.")                                                     \
+	X(BUSY_HITS, "busy_threshold_hits", "pmd_busy_threshold_hits_total", COUNT,                \
+		"Iterations in which a burst reached the busy threshold.")                         \
+	X(INTR_WAITS, "intr_waits", "pmd_intr_waits_total", COUNT, "Waits for an rx interrupt.")   \
+	X(INTR_WAKES, "intr_wakes", "pmd_intr_wakes_total", COUNT,                                 \
+		"Interrupt waits ended by an interrupt.")                                          \
+	X(INTR_EMPTY, "intr_empty_wakes", "pmd_intr_empty_wakes_total", COUNT,                     \
+		"Interrupt wakes whose next poll found nothing.")                                  \
+	X(YIELDS, "yields", "pmd_yields_total", COUNT, "Housekeeping yields (--yield-hz).")        \
+	X(YIELD_TSC, "yield_cycles", "pmd_yield_seconds_total", CYCLES,                            \
+		"Of the wait time, in housekeeping yields.")                                       \
+	X(FULL_BURSTS, "full_bursts", "pmd_full_bursts_total", COUNT, "Rx bursts that came full.") \
+	X(INTR_TSC, "intr_cycles", "pmd_intr_wait_seconds_total", CYCLES,                          \
+		"Of the wait time, in rx-interrupt waits.")                                        \
+	X(BUDGET_MISSES, "budget_misses", "pmd_budget_misses_total", COUNT,                        \
+		"Timed waits longer than the latency budget (ovs, window: their maximum).")        \
+	X(EARLY_WAKES, "early_wakes", "pmd_early_wakes_total", COUNT,                              \
+		"tpause/monitor returns before their deadline.")                                   \
+	X(CTL_WAKES, "control_wakes", "pmd_control_wakes_total", COUNT,                            \
+		"Interrupt waits ended by the control plane.")                                     \
+	X(PARKED_TSC, "parked_cycles", "pmd_parked_seconds_total", CYCLES,                         \
+		"Time parked by consolidation (no rx queue, no timer).")                           \
+	X(PARKS, "parks", "pmd_parks_total", COUNT, "Times the PMD was parked.")
+
+/** The cost model as the PMD last saw it: gauges. */
+#define LULL_PMD_MODEL(X)                                                                          \
+	X(LATE_P50_NS, "late_p50_ns", "pmd_wake_lateness_p50_seconds", NS,                         \
+		"Timed waits' lateness (the sleep's own), recent median.")                         \
+	X(LATE_P99_NS, "late_p99_ns", "pmd_wake_lateness_p99_seconds", NS,                         \
+		"Timed waits' lateness (the sleep's own), recent 99th percentile.")                \
+	X(LATE_MEAN_NS, "late_mean_ns", NULL, NS, NULL)                                            \
+	X(TIMED_CPU_NS, "timed_wait_cpu_ns", "pmd_timed_wait_cpu_seconds", NS,                     \
+		"CPU time of one timed wait (0: not measured).")                                   \
+	X(INTR_CPU_NS, "intr_wait_cpu_ns", "pmd_intr_wait_cpu_seconds", NS,                        \
+		"CPU time of one interrupt wait (0: not measured).")                               \
+	X(CPU_SAMPLES, "cpu_samples", NULL, COUNT, NULL)                                           \
+	X(RATE_PPS, "rate_pps", "pmd_arrival_rate_pps", COUNT,                                     \
+		"Arrival rate the policy estimates.")                                              \
+	X(PEAK_PPS, "peak_pps", NULL, COUNT, NULL)                                                 \
+	X(SLEEP_NS, "planned_sleep_ns", "pmd_planned_sleep_seconds", NS,                           \
+		"The last timed sleep planned.")                                                   \
+	X(INTR_BELOW_PPS, "intr_below_pps", NULL, COUNT, NULL)                                     \
+	X(MODE, "mode", NULL, COUNT, NULL)                                                         \
+	X(KEPT_PCT, "kept_pct", "pmd_kept_lateness_percentile", COUNT,                             \
+		"Lateness percentile rate's sleeps keep within the budget (99; lower where the "   \
+		"p99 is out of reach).")                                                           \
+	X(KEPT_LATE_NS, "kept_late_ns", NULL, NS, NULL)                                            \
+	X(QUEUED_NS, "queued_ns", "pmd_wake_queued_seconds", NS,                                   \
+		"Run-queue delay of a timed wait, smoothed (another thread had the CPU; not "      \
+		"charged to the budget).")                                                         \
+	X(QUEUED_WAITS, "queued_waits", NULL, COUNT, NULL)
+
+/** The keys, as constants: LULL_KEY_<ID> (lullctl reads replies by them). */
+#define LULL_CONTRACT_KEY_(id, key, metric, unit, help) static const char LULL_KEY_##id[] = key;
+LULL_PMD_STATS(LULL_CONTRACT_KEY_)
+LULL_PMD_MODEL(LULL_CONTRACT_KEY_)
+#undef LULL_CONTRACT_KEY_
+
+#endif /* LULL_CONTRACT_H */
