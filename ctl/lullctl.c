@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "client.h"
+#include "contract.h"
 #include "metrics.h"
 #include "serve.h"
 #include "show.h"
@@ -27,6 +28,39 @@ struct opts {
 	bool json;
 };
 
+#define USAGE_COL  30 /* where a command's help starts */
+#define USAGE_WRAP 80
+
+/* "  NAME ARGS" then help from column USAGE_COL, wrapped at USAGE_WRAP. */
+static void
+usage_line(FILE *out, const char *name, const char *args, const char *help)
+{
+	int col = fprintf(out, "  %s%s%s", name, *args ? " " : "", args);
+	const char *p = help;
+
+	if (col >= USAGE_COL) {
+		fputc('\n', out);
+		col = 0;
+	}
+	fprintf(out, "%*s", USAGE_COL - col, "");
+	col = USAGE_COL;
+	while (*p != '\0') {
+		int word = (int)strcspn(p, " ");
+
+		if (col > USAGE_COL && col + 1 + word > USAGE_WRAP) {
+			fprintf(out, "\n%*s", USAGE_COL, "");
+			col = USAGE_COL;
+		} else if (col > USAGE_COL) {
+			fputc(' ', out);
+			col++;
+		}
+		col += fprintf(out, "%.*s", word, p);
+		p += word;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}
+
 static void
 usage(FILE *out, const char *prog)
 {
@@ -35,36 +69,19 @@ usage(FILE *out, const char *prog)
 		"\n"
 		"Talks to a running lull over DPDK's telemetry socket.\n"
 		"\n"
-		"Commands:\n"
-		"  pmd-perf-show [-pmd CORE]   per-PMD iterations, cycles, packets, sleeps, "
-		"histograms\n"
-		"  pmd-sleep-show              per-PMD sleep settings in force and sleep averages\n"
-		"  pmd-stats-clear             count pmd-perf-show and pmd-rxq-show from now\n"
-		"  pmd-rxq-show                rx queues per PMD and each one's share of packets\n"
-		"  port-show                   ports, peers, links, counters\n"
-		"  config-show                 the effective configuration\n"
-		"  settable                    the keys 'set' accepts\n"
-		"  set KEY VALUE               change a setting on the running lull, e.g.\n"
-		"                              set sleep-max-us 250,3:0 (OVS pmd-sleep-max "
-		"syntax)\n"
-		"  port-add DEVARGS [PEER]     probe and start a port; forward it with PEER (a "
-		"port\n"
-		"                              added without a peer) or 'self'; without PEER it\n"
-		"                              waits for a later port-add naming it\n"
-		"  port-del NAME               stop forwarding a port and detach it\n"
-		"  pmd-rxq-rebalance           spread the unpinned rx queues over every PMD by "
-		"their\n"
-		"                              measured cycles (set rxq-pmd P:Q@CORE moves and "
-		"pins one)\n"
-		"  balance-show                rx queue moves, consolidation decisions, PMD loads\n"
-		"  raw TELEMETRY-COMMAND       send any telemetry command, print its JSON\n"
-		"  metrics                     every figure in the Prometheus text format\n"
-		"  serve-metrics [--listen ADDR:PORT]\n"
-		"                              a Prometheus exporter: GET /metrics (default "
-		"\n"
-		"                              " LULLCTL_LISTEN_DEFAULT "); runs until SIGTERM, "
-		"lull or\n"
-		"                              not (lull_up 0 while none answers)\n"
+		"Commands:\n",
+		prog);
+	/* lull's commands, from the contract it shares with lull (lib/contract.h) */
+	for (unsigned int i = 0; i < LULL_N_CMDS; i++)
+		if (lull_cmds[i].ctl_name != NULL)
+			usage_line(out, lull_cmds[i].ctl_name, lull_cmds[i].ctl_args,
+				lull_cmds[i].ctl_help);
+	usage_line(out, "raw", "TELEMETRY-COMMAND", "send any telemetry command, print its JSON");
+	usage_line(out, "metrics", "", "every figure in the Prometheus text format");
+	usage_line(out, "serve-metrics", "[--listen ADDR:PORT]",
+		"a Prometheus exporter: GET /metrics (default " LULLCTL_LISTEN_DEFAULT
+		"); runs until SIGTERM, lull or not (lull_up 0 while none answers)");
+	fprintf(out,
 		"\n"
 		"Options:\n"
 		"  -f, --file-prefix P   the lull started with EAL --file-prefix P (default rte)\n"
@@ -75,8 +92,7 @@ usage(FILE *out, const char *prog)
 		"\n"
 		"Exit codes: 0 done, 1 lull refused (the message says why), 2 bad usage, 3 no "
 		"lull,\n"
-		"4 the exporter cannot listen.\n",
-		prog);
+		"4 the exporter cannot listen.\n");
 }
 
 /* Send cmd, print the reply with show (or as JSON); errors to stderr. */
@@ -85,8 +101,11 @@ run(struct lullctl_client *c, const struct opts *o, const char *cmd, void (*show
 {
 	char err[512] = "";
 	/* every PMD: asked one by one, as a reply of many passes DPDK's 16 KB */
-	bool pmds = strcmp(cmd, "/lull/pmd_perf") == 0 || strcmp(cmd, "/lull/pmd_sleep") == 0 ||
-		    strcmp(cmd, "/lull/pmd_rxq") == 0;
+	bool pmds = false;
+
+	for (unsigned int i = 0; i < LULL_N_CMDS; i++)
+		if (lull_cmds[i].per_pmd && strcmp(cmd, lull_cmds[i].path) == 0)
+			pmds = true;
 	json_t *v = pmds ? lullctl_request_pmds(c, cmd, err, sizeof(err))
 			 : lullctl_request(c, cmd, err, sizeof(err));
 	json_t *e;
@@ -121,9 +140,9 @@ rxq_show(struct lullctl_client *c, const struct opts *o)
 	int rc;
 
 	if (o->json)
-		return run(c, o, "/lull/pmd_rxq", NULL);
-	rxq = lullctl_request(c, "/lull/pmd_rxq", err, sizeof(err));
-	ports = rxq ? lullctl_request(c, "/lull/ports", err, sizeof(err)) : NULL;
+		return run(c, o, lull_cmds[LULL_CMD_PMD_RXQ].path, NULL);
+	rxq = lullctl_request(c, lull_cmds[LULL_CMD_PMD_RXQ].path, err, sizeof(err));
+	ports = rxq ? lullctl_request(c, lull_cmds[LULL_CMD_PORTS].path, err, sizeof(err)) : NULL;
 	if (rxq == NULL || ports == NULL) {
 		fprintf(stderr, "lullctl: %s\n", err);
 		rc = EXIT_NO_LULL;
@@ -154,52 +173,57 @@ build(char *buf, size_t len, const char *cmd, int argc, char **argv)
 static int
 dispatch(struct lullctl_client *c, const struct opts *o, const char *name, int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		const char *cmd;
-		int min_args, max_args;
-		void (*show)(FILE *, json_t *);
-	} table[] = {
-		{"pmd-sleep-show", "/lull/pmd_sleep", 0, 0, lullctl_show_pmd_sleep},
-		{"pmd-stats-clear", "/lull/stats_clear", 0, 0, lullctl_show_pairs},
-		{"port-show", "/lull/ports", 0, 0, lullctl_show_ports},
-		{"config-show", "/lull/config", 0, 0, lullctl_show_pairs},
-		{"settable", "/lull/settable", 0, 0, lullctl_show_pairs},
-		{"set", "/lull/set", 2, 2, lullctl_show_pairs},
-		{"port-add", "/lull/port_add", 1, 2, lullctl_show_pairs},
-		{"port-del", "/lull/port_del", 1, 1, lullctl_show_pairs},
-		{"pmd-rxq-rebalance", "/lull/rxq_rebalance", 0, 0, lullctl_show_pairs},
-		{"balance-show", "/lull/balance", 0, 0, lullctl_show_pairs},
-		{"raw", "", 1, 1, NULL},
+	/* how each command's reply is shown (lib/contract.h has the rest) */
+	static void (*const shows[LULL_N_CMDS])(FILE *, json_t *) = {
+		[LULL_CMD_PMD_PERF] = lullctl_show_pmd_perf,
+		[LULL_CMD_PMD_SLEEP] = lullctl_show_pmd_sleep,
+		[LULL_CMD_STATS_CLEAR] = lullctl_show_pairs,
+		[LULL_CMD_PORTS] = lullctl_show_ports,
+		[LULL_CMD_CONFIG] = lullctl_show_pairs,
+		[LULL_CMD_SETTABLE] = lullctl_show_pairs,
+		[LULL_CMD_SET] = lullctl_show_pairs,
+		[LULL_CMD_PORT_ADD] = lullctl_show_pairs,
+		[LULL_CMD_PORT_DEL] = lullctl_show_pairs,
+		[LULL_CMD_RXQ_REBALANCE] = lullctl_show_pairs,
+		[LULL_CMD_BALANCE] = lullctl_show_pairs,
 	};
 	char buf[1024];
 
-	if (strcmp(name, "pmd-perf-show") == 0) {
-		if (argc == 0)
-			return run(c, o, "/lull/pmd_perf", lullctl_show_pmd_perf);
-		if (argc == 2 && strcmp(argv[0], "-pmd") == 0) {
-			snprintf(buf, sizeof(buf), "/lull/pmd_perf,%.32s", argv[1]);
-			return run(c, o, buf, lullctl_show_pmd_perf);
+	if (strcmp(name, "raw") == 0) {
+		if (argc != 1) {
+			fprintf(stderr,
+				"lullctl: raw takes 1 to 1 argument(s), got %d (see --help)\n",
+				argc);
+			return EXIT_USAGE;
 		}
-		fprintf(stderr, "lullctl: pmd-perf-show takes [-pmd CORE]\n");
-		return EXIT_USAGE;
+		return run(c, o, argv[0], NULL);
 	}
-	if (strcmp(name, "pmd-rxq-show") == 0 && argc == 0)
-		return rxq_show(c, o);
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (strcmp(name, table[i].name) != 0)
+	for (unsigned int i = 0; i < LULL_N_CMDS; i++) {
+		const struct lull_cmd_info *cmd = &lull_cmds[i];
+
+		if (cmd->ctl_name == NULL || strcmp(name, cmd->ctl_name) != 0)
 			continue;
-		if (argc < table[i].min_args || argc > table[i].max_args) {
+		if (i == LULL_CMD_PMD_PERF) { /* [-pmd CORE] */
+			if (argc == 0)
+				return run(c, o, cmd->path, shows[i]);
+			if (argc == 2 && strcmp(argv[0], "-pmd") == 0) {
+				snprintf(buf, sizeof(buf), "%s,%.32s", cmd->path, argv[1]);
+				return run(c, o, buf, shows[i]);
+			}
+			fprintf(stderr, "lullctl: pmd-perf-show takes [-pmd CORE]\n");
+			return EXIT_USAGE;
+		}
+		if (argc < cmd->ctl_min || argc > cmd->ctl_max) {
 			fprintf(stderr,
 				"lullctl: %s takes %d to %d argument(s), got %d (see --help)\n",
-				name, table[i].min_args, table[i].max_args, argc);
+				name, cmd->ctl_min, cmd->ctl_max, argc);
 			return EXIT_USAGE;
 		}
-		if (table[i].show == NULL) /* raw */
-			return run(c, o, argv[0], NULL);
-		if (build(buf, sizeof(buf), table[i].cmd, argc, argv) != 0)
+		if (i == LULL_CMD_PMD_RXQ) /* with the ports' names */
+			return rxq_show(c, o);
+		if (build(buf, sizeof(buf), cmd->path, argc, argv) != 0)
 			return EXIT_USAGE;
-		return run(c, o, buf, table[i].show);
+		return run(c, o, buf, shows[i]);
 	}
 	fprintf(stderr, "lullctl: bad command '%s' (see --help)\n", name);
 	return EXIT_USAGE;

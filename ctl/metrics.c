@@ -297,8 +297,9 @@ up(FILE *out, int value)
 int
 lullctl_metrics_write(FILE *out, const char *path, char *err, size_t errlen)
 {
-	static const char *const cmds[] = {"/lull/pmd_perf", "/lull/pmd_sleep", "/lull/pmd_rxq",
-		"/lull/ports", "/lull/config"};
+	const char *const cmds[] = {lull_cmds[LULL_CMD_PMD_PERF].path,
+		lull_cmds[LULL_CMD_PMD_SLEEP].path, lull_cmds[LULL_CMD_PMD_RXQ].path,
+		lull_cmds[LULL_CMD_PORTS].path, lull_cmds[LULL_CMD_CONFIG].path};
 	enum { PERF, SLEEP, RXQ, PORTS, CONFIG, N };
 	struct lullctl_client c = {.fd = -1};
 	json_t *r[N] = {NULL};

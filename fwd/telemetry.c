@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "telemetry.h"
 
+#include "contract.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -246,32 +248,22 @@ cmd_port_del(const char *cmd, const char *params, struct rte_tel_data *d)
 int
 lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 {
-	static const struct {
-		const char *cmd;
-		telemetry_cb fn;
-		const char *help;
-		bool writes; /**< left out with --ctl read-only */
-	} cmds[] = {
-		/* DPDK 22.11 takes help texts of under 64 characters */
-		{"/lull/pmd_perf", lull_tel_cmd_pmd_perf,
-			"PMD perf and sleep counters. Param: lcore", false},
-		{"/lull/pmd_sleep", lull_tel_cmd_pmd_sleep,
-			"PMD sleep settings in force. Param: lcore", false},
-		{"/lull/pmd_rxq", lull_tel_cmd_pmd_rxq,
-			"Rx queues per PMD, packet shares. Param: lcore", false},
-		{"/lull/pmds", lull_tel_cmd_pmds, "The PMDs' lcores", false},
-		{"/lull/ports", cmd_ports, "Ports: peer, link, counters", false},
-		{"/lull/config", cmd_config, "Effective configuration", false},
-		{"/lull/settable", cmd_settable, "Keys that /lull/set accepts", false},
-		{"/lull/set", cmd_set, "Change a setting. Params: KEY VALUE", true},
-		{"/lull/stats_clear", cmd_stats_clear, "Clear PMD stats", true},
-		{"/lull/port_add", cmd_port_add, "Add a port. Params: DEVARGS [PEER|self]", true},
-		{"/lull/port_del", cmd_port_del, "Remove a port. Params: NAME", true},
-		{"/lull/balance", lull_tel_cmd_balance, "Rx queue moves, consolidation, loads",
-			false},
-		{"/lull/rxq_rebalance", lull_tel_cmd_rebalance, "Spread rx queues by cycles", true},
+	/* the handlers of lib/contract.h's commands (paths, help, who may write) */
+	static const telemetry_cb fns[LULL_N_CMDS] = {
+		[LULL_CMD_PMD_PERF] = lull_tel_cmd_pmd_perf,
+		[LULL_CMD_PMD_SLEEP] = lull_tel_cmd_pmd_sleep,
+		[LULL_CMD_STATS_CLEAR] = cmd_stats_clear,
+		[LULL_CMD_PMD_RXQ] = lull_tel_cmd_pmd_rxq,
+		[LULL_CMD_PMDS] = lull_tel_cmd_pmds,
+		[LULL_CMD_PORTS] = cmd_ports,
+		[LULL_CMD_CONFIG] = cmd_config,
+		[LULL_CMD_SETTABLE] = cmd_settable,
+		[LULL_CMD_SET] = cmd_set,
+		[LULL_CMD_PORT_ADD] = cmd_port_add,
+		[LULL_CMD_PORT_DEL] = cmd_port_del,
+		[LULL_CMD_RXQ_REBALANCE] = lull_tel_cmd_rebalance,
+		[LULL_CMD_BALANCE] = lull_tel_cmd_balance,
 	};
-
 	const char *dir = rte_eal_get_runtime_dir();
 	struct stat st;
 
@@ -284,15 +276,16 @@ lull_telemetry_register(struct lull_fwd *fwd, char *err, size_t errlen)
 			"chmod go-w it, or give --file-prefix a fresh one",
 			dir, (unsigned int)(st.st_mode & 0777));
 	lull_tel_fwd = fwd;
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (unsigned int i = 0; i < LULL_N_CMDS; i++) {
+		const struct lull_cmd_info *c = &lull_cmds[i];
 		int ret;
 
-		if (fwd->cfg.ctl_read_only && cmds[i].writes)
+		if (fwd->cfg.ctl_read_only && c->writes)
 			continue;
-		ret = rte_telemetry_register_cmd(cmds[i].cmd, cmds[i].fn, cmds[i].help);
-
+		ret = fns[i] == NULL ? -ENOSYS
+				     : rte_telemetry_register_cmd(c->path, fns[i], c->help);
 		if (ret < 0) {
-			snprintf(err, errlen, "telemetry: cannot register %s: %s", cmds[i].cmd,
+			snprintf(err, errlen, "telemetry: cannot register %s: %s", c->path,
 				strerror(-ret));
 			return ret;
 		}

@@ -13,6 +13,8 @@
 #ifndef LULL_CONTRACT_H
 #define LULL_CONTRACT_H
 
+#include <stdbool.h>
+
 /** What a value counts, for the exporter (Prometheus wants seconds). */
 enum lull_unit {
 	LULL_UNIT_COUNT,  /**< a count or a rate: as is */
@@ -95,5 +97,67 @@ enum lull_unit {
 LULL_PMD_STATS(LULL_CONTRACT_KEY_)
 LULL_PMD_MODEL(LULL_CONTRACT_KEY_)
 #undef LULL_CONTRACT_KEY_
+
+/**
+ * The telemetry commands and the lullctl commands that send them:
+ * X(ID, path, help in DPDK's list (under 64 characters: DPDK 22.11 refuses
+ * longer), writes (left out with --ctl read-only), per_pmd (asked PMD by
+ * PMD: a reply of many passes DPDK's 16 KB), lullctl name (NULL: none), its
+ * arguments as usage shows them, their least and most count, its help).
+ */
+#define LULL_COMMANDS(X)                                                                           \
+	X(PMD_PERF, "/lull/pmd_perf", "PMD perf and sleep counters. Param: lcore", false, true,    \
+		"pmd-perf-show", "[-pmd CORE]", 0, 2,                                              \
+		"per-PMD iterations, cycles, packets, sleeps, histograms")                         \
+	X(PMD_SLEEP, "/lull/pmd_sleep", "PMD sleep settings in force. Param: lcore", false, true,  \
+		"pmd-sleep-show", "", 0, 0, "per-PMD sleep settings in force and sleep averages")  \
+	X(STATS_CLEAR, "/lull/stats_clear", "Clear PMD stats", true, false, "pmd-stats-clear", "", \
+		0, 0, "count pmd-perf-show and pmd-rxq-show from now")                             \
+	X(PMD_RXQ, "/lull/pmd_rxq", "Rx queues per PMD, packet shares. Param: lcore", false, true, \
+		"pmd-rxq-show", "", 0, 0, "rx queues per PMD and each one's share of packets")     \
+	X(PMDS, "/lull/pmds", "The PMDs' lcores", false, false, NULL, "", 0, 0, NULL)              \
+	X(PORTS, "/lull/ports", "Ports: peer, link, counters", false, false, "port-show", "", 0,   \
+		0, "ports, peers, links, counters")                                                \
+	X(CONFIG, "/lull/config", "Effective configuration", false, false, "config-show", "", 0,   \
+		0, "the effective configuration")                                                  \
+	X(SETTABLE, "/lull/settable", "Keys that /lull/set accepts", false, false, "settable", "", \
+		0, 0, "the keys 'set' accepts")                                                    \
+	X(SET, "/lull/set", "Change a setting. Params: KEY VALUE", true, false, "set",             \
+		"KEY VALUE", 2, 2,                                                                 \
+		"change a setting on the running lull, e.g. set sleep-max-us 250,3:0 (OVS "        \
+		"pmd-sleep-max syntax)")                                                           \
+	X(PORT_ADD, "/lull/port_add", "Add a port. Params: DEVARGS [PEER|self]", true, false,      \
+		"port-add", "DEVARGS [PEER]", 1, 2,                                                \
+		"probe and start a port; forward it with PEER (a port added without a peer) or "   \
+		"'self'; without PEER it waits for a later port-add naming it")                    \
+	X(PORT_DEL, "/lull/port_del", "Remove a port. Params: NAME", true, false, "port-del",      \
+		"NAME", 1, 1, "stop forwarding a port and detach it")                              \
+	X(RXQ_REBALANCE, "/lull/rxq_rebalance", "Spread rx queues by cycles", true, false,         \
+		"pmd-rxq-rebalance", "", 0, 0,                                                     \
+		"spread the unpinned rx queues over every PMD by their measured cycles (set "      \
+		"rxq-pmd P:Q@CORE moves and pins one)")                                            \
+	X(BALANCE, "/lull/balance", "Rx queue moves, consolidation, loads", false, false,          \
+		"balance-show", "", 0, 0, "rx queue moves, consolidation decisions, PMD loads")
+
+#define LULL_CMD_ENUM_(id, ...) LULL_CMD_##id,
+enum lull_cmd { LULL_COMMANDS(LULL_CMD_ENUM_) LULL_N_CMDS };
+#undef LULL_CMD_ENUM_
+
+struct lull_cmd_info {
+	const char *path;
+	const char *help;
+	bool writes;
+	bool per_pmd;
+	const char *ctl_name;
+	const char *ctl_args;
+	int ctl_min, ctl_max;
+	const char *ctl_help;
+};
+
+#define LULL_CMD_INFO_(id, path, help, writes, per_pmd, name, args, min, max, ctl_help)            \
+	[LULL_CMD_##id] = {path, help, writes, per_pmd, name, args, min, max, ctl_help},
+/** Indexed by enum lull_cmd. */
+static const struct lull_cmd_info lull_cmds[LULL_N_CMDS] = {LULL_COMMANDS(LULL_CMD_INFO_)};
+#undef LULL_CMD_INFO_
 
 #endif /* LULL_CONTRACT_H */
