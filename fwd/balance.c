@@ -31,7 +31,7 @@ pinned(const struct lull_config *cfg, unsigned int p, unsigned int q)
 		if (cfg->pins[i].port == p && cfg->pins[i].queue == q)
 			return true;
 	for (unsigned int i = 0; i < cfg->n_critical; i++)
-		if (cfg->critical[i].a == p && cfg->critical[i].b == q)
+		if (cfg->critical[i].port == p && cfg->critical[i].queue == q)
 			return true;
 	return false;
 }

@@ -91,10 +91,11 @@ static int
 check_critical(const struct lull_config *cfg, char *err, size_t errlen)
 {
 	for (unsigned int i = 0; i < cfg->n_critical; i++)
-		if (cfg->critical[i].a >= cfg->n_ports || cfg->critical[i].b >= cfg->n_rxq)
+		if (cfg->critical[i].port >= cfg->n_ports || cfg->critical[i].queue >= cfg->n_rxq)
 			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-critical: queue %u:%u does not exist (%u ports, --rxq %u)",
-				cfg->critical[i].a, cfg->critical[i].b, cfg->n_ports, cfg->n_rxq);
+				cfg->critical[i].port, cfg->critical[i].queue, cfg->n_ports,
+				cfg->n_rxq);
 	return 0;
 }
 
@@ -127,7 +128,8 @@ lull_config_policy(const struct lull_config *cfg, unsigned int lcore, struct lul
 	lull_sleep_opts_params(&cfg->sleep, lcore, cfg->burst, cfg->n_rxd, p);
 	/* A PMD that polls a latency-critical queue sleeps at most the critical maximum. */
 	for (unsigned int i = 0; i < cfg->n_critical; i++)
-		if (pmd >= 0 && cfg->rxq_pmd[cfg->critical[i].a][cfg->critical[i].b] == pmd &&
+		if (pmd >= 0 &&
+			cfg->rxq_pmd[cfg->critical[i].port][cfg->critical[i].queue] == pmd &&
 			p->max_sleep_ns > (uint64_t)cfg->critical_sleep_max_us * 1000)
 			p->max_sleep_ns = (uint64_t)cfg->critical_sleep_max_us * 1000;
 	if (p->max_sleep_ns == 0) /* a PMD whose maximum is 0 busy-polls, as in OVS */

@@ -83,6 +83,12 @@ struct lull_port_pair {
 	uint16_t b;
 };
 
+/** An rx queue: a port and one of its queues. */
+struct lull_rxq_id {
+	uint16_t port;
+	uint16_t queue;
+};
+
 struct lull_config {
 	/* PMD threads: EAL lcore ids; n_pmds == 0 until resolved = every worker lcore. */
 	unsigned int pmd_lcores[LULL_MAX_PMDS];
@@ -116,8 +122,7 @@ struct lull_config {
 	enum lull_wake_kind wake;
 	struct lull_slowwake_params wake_inject; /**< --wake-inject (all 0: off) */
 	uint32_t timer_slack_ns;
-	struct lull_port_pair
-		critical[LULL_MAX_PINS]; /**< latency-critical rx queues (port, queue) */
+	struct lull_rxq_id critical[LULL_MAX_PINS]; /**< latency-critical rx queues */
 	unsigned int n_critical;
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
 	uint32_t intr_after_ms;    /**< hand over to rx interrupts after this idle; 0 = never */

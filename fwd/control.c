@@ -131,7 +131,7 @@ apply_priority(struct lull_fwd *fwd, const struct lull_prio *p, const struct lul
 }
 
 int
-lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen)
+lull_control_pin_threads(struct lull_fwd *fwd, char *err, size_t errlen)
 {
 	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 1000000};
 	pid_t tids[LULL_MAX_PMDS];

@@ -47,7 +47,7 @@ int lull_control_check_locked(
  * After the PMDs were launched: wait until each runs, give them their
  * --pmd-priority and place the control threads (--control-cores).
  */
-int lull_control_started(struct lull_fwd *fwd, char *err, size_t errlen);
+int lull_control_pin_threads(struct lull_fwd *fwd, char *err, size_t errlen);
 
 /** `set KEY VALUE`: one run-time setting (see lull_config_settable()). */
 int lull_control_set(

@@ -27,7 +27,7 @@
 #include "balance.h"
 #include "budget_note.h"
 #include "control.h"
-#include "qos.h"
+#include "pm_qos.h"
 #include "setup.h"
 #include "stats.h"
 #include "telemetry.h"
@@ -195,7 +195,7 @@ main(int argc, char **argv)
 	lull_quit_install();
 	ret = lull_fwd_setup(&fwd, err, sizeof(err));
 	if (ret == 0)
-		ret = lull_qos_apply(&fwd.cfg, err, sizeof(err));
+		ret = lull_pm_qos_apply(&fwd.cfg, err, sizeof(err));
 	if (ret < 0)
 		goto end;
 	fwd.start_tsc = rte_rdtsc();
@@ -206,7 +206,7 @@ main(int argc, char **argv)
 	running = true;
 	ret = lull_telemetry_register(&fwd, err, sizeof(err));
 	if (ret == 0)
-		ret = lull_control_started(&fwd, err, sizeof(err));
+		ret = lull_control_pin_threads(&fwd, err, sizeof(err));
 	if (ret < 0)
 		goto end;
 	LULL_LOG(INFO, "forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops",
@@ -226,7 +226,7 @@ end:
 	if (eal_up) {
 		if (shutdown_all(&fwd, &prev, running) < 0)
 			status = EXIT_FAILURE;
-		lull_qos_restore();
+		lull_pm_qos_restore();
 		rte_eal_cleanup();
 	}
 	return status;

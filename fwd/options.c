@@ -253,7 +253,7 @@ critical_item(struct lull_config *cfg, const char *text, char *err, size_t errle
 		return lull_errf(
 			err, errlen, -E2BIG, "--rxq-critical: too many queues at '%s'", text);
 	cfg->critical[cfg->n_critical++] =
-		(struct lull_port_pair){.a = (uint16_t)port, .b = (uint16_t)queue};
+		(struct lull_rxq_id){.port = (uint16_t)port, .queue = (uint16_t)queue};
 	return 0;
 }
 
@@ -273,7 +273,7 @@ show_critical(const struct lull_opt *row, const void *target, char *buf, size_t 
 
 	(void)row;
 	for (unsigned int i = 0; i < cfg->n_critical; i++)
-		list_add(buf, len, "%u:%u", cfg->critical[i].a, cfg->critical[i].b);
+		list_add(buf, len, "%u:%u", cfg->critical[i].port, cfg->critical[i].queue);
 }
 
 static int

@@ -77,7 +77,7 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 		lull_counter_add(&pmd->stats[LULL_PMD_FULL_BURSTS], 1);
 	else
 		lull_hist_add(&pmd->burst_pkts, n);
-	if (pmd->sleeping)
+	if (pmd->policy_on)
 		lull_policy_observe(&pmd->policy, n);
 	if (pmd->engine != NULL)
 		pmd->engine(pkts, n, &rxq->ctx);
@@ -424,12 +424,12 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		lull_policy_init(&pmd->policy, &prm->policy);
 	else
 		pmd->policy.p = prm->policy;
-	pmd->sleeping = prm->policy.kind != LULL_POLICY_OFF;
+	pmd->policy_on = prm->policy.kind != LULL_POLICY_OFF;
 	pmd->max_sleep_ns = prm->policy.max_sleep_ns;
 	pmd->waiter = prm->waiter;
 	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * prm->drain_us;
 	pmd->timer_slack_ns = prm->timer_slack_ns;
-	if (pmd->sleeping && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
+	if (pmd->policy_on && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
 	pmd->intr_after_ns = prm->intr_after_ns;
 	pmd->budget_ns = lull_policy_budget_ns(&prm->policy);
@@ -498,7 +498,7 @@ housekeeping(struct lull_pmd *pmd)
 		reload(pmd, next);
 		pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	}
-	if (pmd->sleeping)
+	if (pmd->policy_on)
 		publish_model(pmd);
 	yield_if_due(pmd);
 	return false;
@@ -559,7 +559,7 @@ lull_pmd_run(void *arg)
 		account(pmd, n_rx, now_tsc);   /* 3. busy or idle cycles */
 		/* 4. wait if the policy says so (off: one branch); after a wait,
 		 *    look at the control flags at once */
-		if (pmd->sleeping && idle_wait(pmd, n_rx, now_tsc))
+		if (pmd->policy_on && idle_wait(pmd, n_rx, now_tsc))
 			tick = LULL_HOUSEKEEPING_ITERS - 1;
 		/* 5. housekeeping tick: stop, new parameters, yield */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {

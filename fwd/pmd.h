@@ -110,7 +110,7 @@ struct lull_pmd {
 	uint16_t direct_tx_min; /**< an rx burst this big skips an empty tx buffer */
 	uint64_t drain_tsc;
 	lull_engine_fn *engine; /**< NULL in io mode */
-	bool sleeping;          /**< policy is not off: steps 3 of the loop run */
+	bool policy_on;         /**< the sleep policy is not off: step 4 of the loop runs */
 	double ns_per_tsc;
 	uint64_t max_sleep_ns;
 	uint32_t timer_slack_ns;

@@ -144,7 +144,7 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 				pmd->index, lull_counter_read(&c[LULL_PMD_YIELDS]),
 				(double)lull_counter_read(&c[LULL_PMD_YIELD_TSC]) * 1e3 /
 					(double)rte_get_tsc_hz());
-		if (!pmd->sleeping)
+		if (!pmd->policy_on)
 			continue;
 		fprintf(out,
 			"pmd %u: busy-threshold hits %" PRIu64 " (%.1f %% of busy iterations), "

@@ -237,7 +237,7 @@ lull_config_port_del(struct lull_config *cfg, uint16_t id)
 	cfg->dst_port[id] = LULL_PORT_NONE;
 	/* a latency-critical mark goes with its port */
 	for (unsigned int i = 0; i < cfg->n_critical;)
-		if (cfg->critical[i].a == id)
+		if (cfg->critical[i].port == id)
 			cfg->critical[i] = cfg->critical[--cfg->n_critical];
 		else
 			i++;

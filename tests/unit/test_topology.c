@@ -164,7 +164,7 @@ test_port_add_del(void **state)
 	assert_non_null(strstr(err, "peer port 0"));
 	assert_memory_equal(&cfg, &before, sizeof(cfg));
 	/* deleting 3 leaves 2 waiting; a critical mark on 3 goes with it */
-	cfg.critical[cfg.n_critical++] = (struct lull_port_pair){.a = 3, .b = 0};
+	cfg.critical[cfg.n_critical++] = (struct lull_rxq_id){.port = 3, .queue = 0};
 	lull_config_port_del(&cfg, 3);
 	assert_int_equal(cfg.dst_port[3], LULL_PORT_NONE);
 	assert_int_equal(cfg.dst_port[2], LULL_PORT_NONE);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "qos.h"
+#include "pm_qos.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -92,7 +92,7 @@ qos_set(unsigned int cpu, unsigned int lcore, const char *value, char *err, size
 }
 
 int
-lull_qos_apply(const struct lull_config *cfg, char *err, size_t errlen)
+lull_pm_qos_apply(const struct lull_config *cfg, char *err, size_t errlen)
 {
 	char value[24];
 	int ret = 0;
@@ -114,12 +114,12 @@ lull_qos_apply(const struct lull_config *cfg, char *err, size_t errlen)
 		}
 	}
 	if (ret < 0)
-		lull_qos_restore();
+		lull_pm_qos_restore();
 	return ret;
 }
 
 void
-lull_qos_restore(void)
+lull_pm_qos_restore(void)
 {
 	/* in reverse: a CPU saved twice would get its first value back last */
 	for (unsigned int i = n_saved; i-- > 0;) {

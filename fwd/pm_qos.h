@@ -8,8 +8,8 @@
  * rte_power_qos_set_cpu_resume_latency; lull is on 22.11). Set at start,
  * restored at exit. Control plane only.
  */
-#ifndef LULL_QOS_H
-#define LULL_QOS_H
+#ifndef LULL_PM_QOS_H
+#define LULL_PM_QOS_H
 
 #include <stddef.h>
 
@@ -23,9 +23,9 @@
  *
  * @return 0, or a negative errno with a message in err.
  */
-int lull_qos_apply(const struct lull_config *cfg, char *err, size_t errlen);
+int lull_pm_qos_apply(const struct lull_config *cfg, char *err, size_t errlen);
 
-/** Put back what lull_qos_apply() found; logs a value it could not restore. */
-void lull_qos_restore(void);
+/** Put back what lull_pm_qos_apply() found; logs a value it could not restore. */
+void lull_pm_qos_restore(void);
 
-#endif /* LULL_QOS_H */
+#endif /* LULL_PM_QOS_H */
