@@ -38,15 +38,8 @@ lull_fwd_mode_name(enum lull_fwd_mode mode)
 void
 lull_config_defaults(struct lull_config *cfg)
 {
-	char err[160];
-
-	/* every default is its option row's (--help prints it); the unit tests
-	 * walk the table, so this cannot fail but by a defect of the table */
-	memset(cfg, 0, sizeof(*cfg));
-	if (lull_opt_defaults(lull_config_opts(), cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "lull: option table: %s\n", err);
-		abort();
-	}
+	/* every default is its option row's (--help prints it) */
+	lull_opt_fill_defaults(lull_config_opts(), cfg, sizeof(*cfg), "lull");
 	/* the one row whose default is prose and not 0: like testpmd, the peer
 	 * of port P is 02:00:00:00:00:P */
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++) {

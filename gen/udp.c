@@ -424,11 +424,7 @@ main(int argc, char **argv)
 	int ret;
 
 	/* every default is its row's, as --help prints it */
-	memset(&cfg, 0, sizeof(cfg));
-	if (lull_opt_defaults(udp_opts, &cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "lull-udp: option table: %s\n", err);
-		return 2;
-	}
+	lull_opt_fill_defaults(udp_opts, &cfg, sizeof(cfg), "lull-udp");
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: lull-udp send --dev IF [options] | lull-udp recv --dev IF "
 		       "[options]\n"

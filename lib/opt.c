@@ -296,6 +296,18 @@ lull_opt_defaults(const struct lull_opt *t, void *target, char *err, size_t errl
 	return 0;
 }
 
+void
+lull_opt_fill_defaults(const struct lull_opt *t, void *target, size_t size, const char *tool)
+{
+	char err[192];
+
+	memset(target, 0, size);
+	if (lull_opt_defaults(t, target, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: option table: %s\n", tool, err);
+		abort();
+	}
+}
+
 const char *
 lull_opt_settable(const struct lull_opt *t, char *buf, size_t len)
 {

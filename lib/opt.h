@@ -145,6 +145,13 @@ int lull_opt_set(const struct lull_opt *t, void *target, const char *name, const
  */
 int lull_opt_defaults(const struct lull_opt *t, void *target, char *err, size_t errlen);
 
+/**
+ * Zero target (size bytes) and fill it with t's defaults; a default that does
+ * not parse is a defect of the table (the unit tests walk every table): it
+ * is printed, naming tool, and the process aborts.
+ */
+void lull_opt_fill_defaults(const struct lull_opt *t, void *target, size_t size, const char *tool);
+
 /** The settable keys, space-separated, into buf. @return buf. */
 const char *lull_opt_settable(const struct lull_opt *t, char *buf, size_t len);
 

@@ -17,14 +17,7 @@ static const struct lull_opt sleep_rows[] = {
 void
 lull_sleep_opts_defaults(struct lull_sleep_opts *s)
 {
-	char err[160];
-
-	memset(s, 0, sizeof(*s));
-	/* a row's default that does not parse is a defect the unit tests catch */
-	if (lull_opt_defaults(sleep_rows, s, err, sizeof(err)) < 0) {
-		fprintf(stderr, "sleep options: %s\n", err);
-		abort();
-	}
+	lull_opt_fill_defaults(sleep_rows, s, sizeof(*s), "sleep options");
 }
 
 void
