@@ -133,7 +133,6 @@ apply_priority(struct lull_fwd *fwd, const struct lull_prio *p, const struct lul
 int
 lull_control_pin_threads(struct lull_fwd *fwd, char *err, size_t errlen)
 {
-	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 1000000};
 	pid_t tids[LULL_MAX_PMDS];
 	cpu_set_t cpus; /* every CPU of every PMD lcore: rte_lcore_to_cpu_id is a core id */
 	const struct lull_prio none = {LULL_PRIO_NONE, 0};
@@ -143,11 +142,7 @@ lull_control_pin_threads(struct lull_fwd *fwd, char *err, size_t errlen)
 	CPU_ZERO(&cpus);
 	/* each PMD stores its thread id before it acknowledges its first block */
 	for (unsigned int i = 0; i < fwd->n_launched; i++) {
-		for (unsigned int w = 0;
-			w < LULL_CTL_ACK_TIMEOUT_MS &&
-			atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) == 0;
-			w++)
-			nanosleep(&tick, NULL);
+		(void)lull_pmd_wait_ack(fwd->pmds[i], 1, LULL_CTL_ACK_TIMEOUT_MS);
 		tids[i] = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire);
 		set = rte_lcore_cpuset(fwd->pmds[i]->lcore);
 		CPU_OR(&cpus, &cpus, &set);

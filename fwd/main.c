@@ -61,11 +61,7 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 		}
 		fwd->n_launched++;
 		/* its first block taken (bounded): what it logs is then what it does */
-		for (unsigned int t = 0;
-			t < 1000 && atomic_load_explicit(&pmd->ack, memory_order_acquire) <
-					    pmd->ctl_params->gen;
-			t++)
-			rte_delay_us_sleep(1000);
+		(void)lull_pmd_wait_ack(pmd, pmd->ctl_params->gen, 1000);
 		lull_control_log_pmd(fwd, i, "start");
 	}
 	return 0;

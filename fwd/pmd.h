@@ -243,6 +243,13 @@ int lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *params)
 int lull_pmd_publish(struct lull_pmd *pmd, struct lull_pmd_params *params, bool running,
 	unsigned int timeout_ms);
 
+/**
+ * Wait up to timeout_ms for the PMD to acknowledge generation gen (or a later
+ * one): the one wait for a PMD's acknowledgement, on the clock, in 100 us
+ * naps. Control plane. @return whether it did.
+ */
+bool lull_pmd_wait_ack(const struct lull_pmd *pmd, uint64_t gen, unsigned int timeout_ms);
+
 /** Free the tx buffer toward port (after a block without it was acknowledged). */
 void lull_pmd_drop_txq(struct lull_pmd *pmd, uint16_t port);
 

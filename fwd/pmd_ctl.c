@@ -178,11 +178,27 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+bool
+lull_pmd_wait_ack(const struct lull_pmd *pmd, uint64_t gen, unsigned int timeout_ms)
+{
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000};
+	/* a deadline on the clock: a count of 100 us naps overran it by half (a
+	 * nap takes longer) and more on a loaded machine */
+	uint64_t deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000;
+
+	for (;;) {
+		if (atomic_load_explicit(&pmd->ack, memory_order_acquire) >= gen)
+			return true;
+		if (now_ns() >= deadline_ns)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+}
+
 int
 lull_pmd_publish(
 	struct lull_pmd *pmd, struct lull_pmd_params *params, bool running, unsigned int timeout_ms)
 {
-	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 100000};
 	int ret;
 
 	if (pmd->pending != NULL) {
@@ -202,25 +218,9 @@ lull_pmd_publish(
 	}
 	atomic_store_explicit(&pmd->next, params, memory_order_release);
 	lull_pmd_kick(pmd);
-	if (running) {
-		/* a deadline on the clock: a count of 100 us naps overran it by half
-		 * (a nap takes longer) and more on a loaded machine */
-		uint64_t deadline_ns = now_ns() + (uint64_t)timeout_ms * 1000000;
-
-		ret = -ETIMEDOUT;
-		for (;;) {
-			if (atomic_load_explicit(&pmd->ack, memory_order_acquire) >= params->gen) {
-				ret = 0;
-				break;
-			}
-			if (now_ns() >= deadline_ns)
-				break;
-			nanosleep(&tick, NULL);
-		}
-		if (ret < 0) {
-			pmd->pending = params;
-			return ret;
-		}
+	if (running && !lull_pmd_wait_ack(pmd, params->gen, timeout_ms)) {
+		pmd->pending = params;
+		return -ETIMEDOUT;
 	}
 	/* acknowledged (or not running yet): the PMD no longer reads the old block */
 	rte_free((void *)(uintptr_t)pmd->ctl_params);
