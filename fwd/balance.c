@@ -64,9 +64,9 @@ window_start(struct lull_fwd *fwd)
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 
-		b->pmd_busy_tsc[i] = lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]);
-		b->pmd_misses[i] = lull_counter_read(&pmd->stats[LULL_PMD_BUDGET_MISSES]);
-		b->pmd_sleeps[i] = lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]);
+		b->pmd_busy_tsc[i] = lull_counter_read(&pmd->nap.stats[LULL_PMD_BUSY_TSC]);
+		b->pmd_misses[i] = lull_counter_read(&pmd->nap.stats[LULL_PMD_BUDGET_MISSES]);
+		b->pmd_sleeps[i] = lull_counter_read(&pmd->nap.stats[LULL_PMD_SLEEPS]);
 	}
 	for (unsigned int p = 0; p < fwd->n_ports; p++)
 		for (unsigned int q = 0; q < fwd->cfg.n_rxq; q++)
@@ -344,15 +344,15 @@ window_end(struct lull_fwd *fwd)
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
 
-		b->pmd_load[i] = (double)(lull_counter_read(&pmd->stats[LULL_PMD_BUSY_TSC]) -
+		b->pmd_load[i] = (double)(lull_counter_read(&pmd->nap.stats[LULL_PMD_BUSY_TSC]) -
 					  b->pmd_busy_tsc[i]) /
 				 (double)dt;
 		/* a host's odd late wake is not a PMD out of headroom: 1 % of them is */
-		b->pmd_missing[i] =
-			(lull_counter_read(&pmd->stats[LULL_PMD_BUDGET_MISSES]) -
-				b->pmd_misses[i]) *
-				100 >
-			lull_counter_read(&pmd->stats[LULL_PMD_SLEEPS]) - b->pmd_sleeps[i] + 100;
+		b->pmd_missing[i] = (lull_counter_read(&pmd->nap.stats[LULL_PMD_BUDGET_MISSES]) -
+					    b->pmd_misses[i]) *
+					    100 >
+				    lull_counter_read(&pmd->nap.stats[LULL_PMD_SLEEPS]) -
+					    b->pmd_sleeps[i] + 100;
 	}
 	double sum[LULL_MAX_PMDS] = {0};
 

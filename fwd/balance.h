@@ -4,7 +4,7 @@
  * Where rx queues are polled, at run time: live moves between running PMDs
  * (`set rxq-pmd`), a rebalance by measured cycles (`pmd-rxq-rebalance`, OVS's
  * name), and consolidation (--consolidate): the queues gathered on the fewest
- * PMDs that carry the load, the others parked (fwd/pmd.c park()), spread
+ * PMDs that carry the load, the others parked (lull_nap_park(), nap/nap.c), spread
  * again before a PMD runs out of headroom.
  *
  * A move is two parameter publications: first every PMD that gives a queue up

@@ -13,7 +13,7 @@
 static struct lull_kept_view
 view(const struct lull_pmd *pmd, unsigned int kept_pct)
 {
-	const lull_counter_t *m = pmd->model;
+	const lull_counter_t *m = pmd->nap.model;
 
 	return (struct lull_kept_view){
 		.budget_ns = pmd->ctl_params->policy.budget_ns,
@@ -42,7 +42,7 @@ lull_budget_note_tick_locked(struct lull_fwd *fwd)
 		if (pmd->ctl_params == NULL || pmd->ctl_params->policy.kind != LULL_POLICY_RATE)
 			continue;
 		/* a strict budget that polls says something else than one that sleeps */
-		pct = (unsigned int)lull_counter_read(&pmd->model[LULL_MODEL_KEPT_PCT]) +
+		pct = (unsigned int)lull_counter_read(&pmd->nap.model[LULL_MODEL_KEPT_PCT]) +
 		      (pmd->ctl_params->policy.strict_budget ? STRICT : 0);
 		if (!n->watching) { /* as if p99 had been logged: kept, nothing to say */
 			n->watching = true;

@@ -15,20 +15,6 @@ static const char *const mode_names[LULL_FWD_N_MODES] = {
 	[LULL_FWD_MACSWAP] = "macswap",
 };
 
-static const char *const wake_names[LULL_WAKE_N_KINDS] = {
-	[LULL_WAKE_AUTO] = "auto",
-	[LULL_WAKE_NANOSLEEP] = "nanosleep",
-	[LULL_WAKE_PAUSE] = "pause",
-	[LULL_WAKE_TPAUSE] = "tpause",
-	[LULL_WAKE_MONITOR] = "monitor",
-};
-
-const char *
-lull_wake_name(enum lull_wake_kind kind)
-{
-	return kind < LULL_WAKE_N_KINDS ? wake_names[kind] : NULL;
-}
-
 const char *
 lull_fwd_mode_name(enum lull_fwd_mode mode)
 {

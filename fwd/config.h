@@ -25,14 +25,15 @@
 #include "portconf.h"
 #include "sleepopt.h"
 #include "slowwake.h"
+#include "wake.h"
 
 #define LULL_MAX_PMDS     64  /**< PMD threads */
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
 #define LULL_MAX_LCORES   128 /**< = RTE_MAX_LCORE of Debian's DPDK build */
 #define LULL_MAX_BURST    512
-#define LULL_MAX_PINS     256        /**< explicit port:queue@core assignments */
-#define LULL_PIN_AUTO     UINT32_MAX /**< PORT:QUEUE@auto: the queue unpinned */
-#define LULL_PMD_MAX_RXQS 256        /**< rx queues one PMD can poll */
+#define LULL_MAX_PINS     256                 /**< explicit port:queue@core assignments */
+#define LULL_PIN_AUTO     UINT32_MAX          /**< PORT:QUEUE@auto: the queue unpinned */
+#define LULL_PMD_MAX_RXQS LULL_NAP_MAX_QUEUES /**< rx queues one PMD can poll */
 #define LULL_PORT_NONE    UINT16_MAX /**< dst_port of a port not forwarded (no pair, removed) */
 #define LULL_PMD_NONE     UINT16_MAX /**< rxq_pmd of a queue no PMD polls (mid-move) */
 
@@ -43,21 +44,9 @@ enum lull_fwd_mode {
 	LULL_FWD_N_MODES,
 };
 
-/** How a PMD waits (fwd/wait.c); names here so the parser stays DPDK-free. */
-enum lull_wake_kind {
-	LULL_WAKE_AUTO,
-	LULL_WAKE_NANOSLEEP,
-	LULL_WAKE_PAUSE,
-	LULL_WAKE_TPAUSE,
-	LULL_WAKE_MONITOR,
-	LULL_WAKE_N_KINDS,
-};
-
 #define LULL_MAX_CPUS              1024    /**< CPU ids for --control-cores (CPU_SETSIZE) */
 #define LULL_YIELD_MAX_SHARE_US    500000  /**< yield at most half of every second */
 #define LULL_RESUME_LATENCY_MAX_US 1000000 /**< --pmd-resume-latency-us */
-/** Longest single wait for an rx interrupt by default: a stop or a change is seen within it. */
-#define LULL_INTR_WAIT_MAX_MS 100
 
 /** Scheduling of PMD threads (--pmd-priority). */
 enum lull_prio_kind {
@@ -117,7 +106,7 @@ struct lull_config {
 
 	uint8_t peer_mac[LULL_MAX_PORTS][6]; /**< dst MAC per tx port in mac mode */
 
-	/* Sleeping (lib/policy, fwd/wait). */
+	/* Sleeping (lib/policy, nap/wait). */
 	struct lull_sleep_opts sleep; /**< the options lull-sim shares (lib/sleepopt) */
 	enum lull_wake_kind wake;
 	struct lull_slowwake_params wake_inject; /**< --wake-inject (all 0: off) */
@@ -216,9 +205,6 @@ void lull_config_port_conf(const struct lull_config *cfg, struct lull_port_conf 
 
 /** "none", "nice:-20", "fifo:50" into buf. */
 void lull_prio_format(const struct lull_prio *p, char *buf, size_t len);
-
-/** "auto", "nanosleep", "pause", "tpause", "monitor"; NULL for an unknown kind. */
-const char *lull_wake_name(enum lull_wake_kind kind);
 
 /** Name of a forwarding mode ("io", "mac", "macswap"). */
 const char *lull_fwd_mode_name(enum lull_fwd_mode mode);

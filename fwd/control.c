@@ -562,7 +562,7 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 		}
 		b->tsc = rte_rdtsc();
 		for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-			b->stats[s] = lull_counter_read(&pmd->stats[s]);
+			b->stats[s] = lull_counter_read(&pmd->nap.stats[s]);
 		for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
 			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
 				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
@@ -571,7 +571,7 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 		b->tx_sent = lull_pmd_tx_total(pmd, false);
 		b->tx_dropped = lull_pmd_tx_total(pmd, true);
 		lull_pmd_burst_hist(pmd, &b->burst_pkts);
-		lull_hist_snapshot(&b->sleep_ns, &pmd->sleep_ns);
+		lull_hist_snapshot(&b->sleep_ns, &pmd->nap.sleep_ns);
 	}
 	pthread_mutex_unlock(&fwd->lock);
 	return ret;

@@ -482,13 +482,14 @@ static const struct lull_opt lull_opts[] = {
 		"every wait 42 us of CPU (1 wait in 100: 160 us) and 30 us + exp(23 us) of "
 		"lateness, 1 wake in 2,000 2-5 ms more (lib/slowwake.h)",
 		NULL, SET, lull_slowwake_opt_parse, lull_slowwake_opt_show),
-	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000, "1",
-		"PMD threads' timer slack", SET),
+	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000,
+		LULL_NAP_STR(LULL_NAP_TIMER_SLACK_NS), "PMD threads' timer slack", SET),
 	LULL_OPT_UINT_ROW(T, intr_after_ms, "intr-after-ms", "MS", 0, 3600000, "200",
 		"where every polled queue has rx interrupts: rate waits for them when its cost "
 		"model says so, every policy after MS idle; 0 = never",
 		SET),
-	LULL_OPT_UINT_ROW(T, intr_wait_max_ms, "intr-wait-max-ms", "MS", 1, 60000, "100",
+	LULL_OPT_UINT_ROW(T, intr_wait_max_ms, "intr-wait-max-ms", "MS", 1, 60000,
+		LULL_NAP_STR(LULL_NAP_INTR_WAIT_MAX_MS),
 		"longest single wait for an rx interrupt (a stop or a change ends one at once)",
 		SET),
 	LULL_OPT_TEXT_ROW(T, critical, "rxq-critical", "LIST", "none",

@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "pmd.h"
 
-#include "yield.h"
-
-#include <fcntl.h>
-#include <poll.h>
-#include <stdlib.h>
-#include <sys/prctl.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_branch_prediction.h>
@@ -19,10 +12,6 @@
 
 /* A refused tx is retried for at most this long per burst. */
 #define LULL_TX_RETRY_MAX_US 100
-
-/* One wait in this many has its CPU time measured (two clock_gettime calls of
- * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
-#define LULL_CPU_SAMPLE_EVERY 16
 
 /* tx_buffer error callback, and the rest of a direct tx burst: send again
  * while the port takes packets (as OVS does: a queue that takes some now takes
@@ -73,12 +62,7 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 	if (n == 0)
 		return 0;
 	lull_counter_add(rxq->rx, n);
-	if (likely(n == pmd->burst))
-		lull_counter_add(&pmd->stats[LULL_PMD_FULL_BURSTS], 1);
-	else
-		lull_hist_add(&pmd->burst_pkts, n);
-	if (pmd->policy_on)
-		lull_policy_observe(&pmd->policy, n);
+	lull_nap_rx(&pmd->nap, n, pmd->burst);
 	if (pmd->engine != NULL)
 		pmd->engine(pkts, n, &rxq->ctx);
 	if (n >= pmd->direct_tx_min && tx->buf->length == 0) {
@@ -126,7 +110,7 @@ static inline uint32_t
 poll_all(struct lull_pmd *pmd, uint64_t *now_tsc)
 {
 	uint32_t n_rx = 0, scale = 1;
-	uint64_t from_tsc = pmd->prev_tsc;
+	uint64_t from_tsc = pmd->nap.prev_tsc;
 	lull_counter_t *pending = NULL;
 
 	for (unsigned int i = 0; i < pmd->n_rxqs; i++) {
@@ -180,23 +164,8 @@ flush_due(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	}
 }
 
-/* Phase 3: account the iteration (since the last one ended) as busy or idle. */
-static inline void
-account(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
-{
-	uint64_t cycles_tsc = now_tsc - pmd->prev_tsc;
-
-	pmd->prev_tsc = now_tsc;
-	lull_counter_add(&pmd->stats[LULL_PMD_ITERATIONS], 1);
-	if (n_rx > 0) {
-		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_ITERATIONS], 1);
-		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_TSC], cycles_tsc);
-	} else {
-		lull_counter_add(&pmd->stats[LULL_PMD_IDLE_TSC], cycles_tsc);
-	}
-}
-
-/* The interrupt wait's last look at the queues, after arming. */
+/* The engine's hooks: the interrupt wait's last look at the queues, after
+ * arming; the flush before every wait. */
 static uint32_t
 recheck(void *ctx)
 {
@@ -205,159 +174,19 @@ recheck(void *ctx)
 	return poll_all(ctx, &now_tsc);
 }
 
-static uint64_t
-thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * How long this thread has waited in its CPU's run queue, in all (the second
- * field of schedstat; a pread of ~2 us), or LULL_POLICY_QUEUED_NA.
- */
-static uint64_t
-run_delay_ns(int fd)
-{
-	char buf[80], *end;
-	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
-
-	if (n <= 0)
-		return LULL_POLICY_QUEUED_NA;
-	buf[n] = '\0';
-	(void)strtoull(buf, &end, 10);
-	return strtoull(end, NULL, 10);
-}
-
-/* A run-queue delay of the waits this large (smoothed) means another thread
- * shares the CPU: then every timed wait measures its own, not one in 16. */
-#define QUEUED_EVERY_NS 2000u
-
-/* A wait ended: account it, feed the policy and its cost model, restart the
- * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else
- * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA. */
 static void
-waited(struct lull_pmd *pmd, const struct lull_wait_req *req, enum lull_wait_end end,
-	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns)
+flush_hook(void *ctx)
 {
-	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * pmd->ns_per_tsc);
-	bool intr = req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE;
-
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	if (intr && end != LULL_WAIT_RECHECK) {
-		lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAITS], 1);
-		lull_counter_add(&pmd->stats[LULL_PMD_INTR_TSC], t1_tsc - t0_tsc);
-		if (end == LULL_WAIT_WOKEN) {
-			lull_counter_add(&pmd->stats[LULL_PMD_INTR_WAKES], 1);
-			pmd->woken = true;
-		} else if (end == LULL_WAIT_CONTROL) {
-			lull_counter_add(&pmd->stats[LULL_PMD_CTL_WAKES], 1);
-		}
-	} else if (!intr) {
-		lull_policy_slept(&pmd->policy, req->ns, act_ns, queued_ns);
-		lull_hist_add(&pmd->sleep_ns, act_ns);
-		lull_counter_add(&pmd->stats[LULL_PMD_SLEEPS], 1);
-		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);
-		lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
-		if (req->ns >= pmd->max_sleep_ns)
-			lull_counter_add(&pmd->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
-		if (act_ns > pmd->budget_ns)
-			lull_counter_add(&pmd->stats[LULL_PMD_BUDGET_MISSES], 1);
-	}
-	if (cpu_ns != 0 && end != LULL_WAIT_RECHECK)
-		lull_policy_wait_cpu(&pmd->policy, intr, cpu_ns);
-	if (unlikely(pmd->waiter.early_wakes != 0)) {
-		lull_counter_add(&pmd->stats[LULL_PMD_EARLY_WAKES], pmd->waiter.early_wakes);
-		pmd->waiter.early_wakes = 0;
-	}
-	/* a wait as long as the yield already gave the CPU up: the next is due later */
-	if (pmd->yield_period_tsc != 0 && act_ns >= pmd->yield_ns)
-		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
-	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
+	flush_all(ctx);
 }
 
-/*
- * Phase 4: ask the policy; wait if it says so, the way it says: for an rx
- * interrupt (where every queue has one) or a timed wait with the backend.
- * Nothing waits in a tx buffer meanwhile. n_rx: what this iteration's poll
- * received. @return whether it waited.
- */
-static bool
-idle_wait(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
+void
+lull_pmd_nap_init(struct lull_pmd *pmd)
 {
-	uint64_t now_ns = (uint64_t)((double)now_tsc * pmd->ns_per_tsc);
-	struct lull_wait_req req = {.mode = LULL_WAIT_TIMED, .recheck = recheck, .ctx = pmd};
-	/* Woken by an interrupt for nothing: a stale event (packets polled before
-	 * the wait) or a driver that shows the packet a moment later. Sleep once
-	 * rather than wait for an interrupt the packet may have spent already. */
-	bool empty_wake = pmd->woken && n_rx == 0;
-	enum lull_wait_end end;
-	uint64_t t0_tsc, t1_tsc, cpu0_ns = 0, queued_ns = LULL_POLICY_QUEUED_NA;
-	bool sample, queued;
+	const struct lull_nap_host host = {.poll = recheck, .flush = flush_hook, .ctx = pmd};
 
-	pmd->woken = false;
-	if (empty_wake)
-		lull_counter_add(&pmd->stats[LULL_PMD_INTR_EMPTY], 1);
-
-	if (lull_policy_busy(&pmd->policy))
-		lull_counter_add(&pmd->stats[LULL_PMD_BUSY_HITS], 1);
-	req.ns = lull_policy_decide(&pmd->policy, now_ns);
-	if (req.ns == 0)
-		return false;
-	if (pmd->waiter.intr_ok && !empty_wake && lull_policy_mode(&pmd->policy) == LULL_MODE_INTR)
-		req.mode = LULL_WAIT_INTR;
-	else
-		pmd->planned_ns = req.ns;
-	flush_all(pmd);
-	sample = --pmd->cpu_sample == 0;
-	/* the run-queue delay of a timed wait: on the sampled ones, on all where
-	 * another thread shares the CPU */
-	queued = req.mode == LULL_WAIT_TIMED &&
-		 (sample || pmd->policy.cost.queued_mean_ns >= QUEUED_EVERY_NS);
-	if (queued)
-		queued_ns = run_delay_ns(pmd->schedstat_fd);
-	if (sample) {
-		pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
-		cpu0_ns = thread_cpu_ns();
-	}
-	t0_tsc = rte_rdtsc();
-	end = lull_wait(&pmd->waiter, &req);
-	t1_tsc = rte_rdtsc();
-	if (sample)
-		cpu0_ns = thread_cpu_ns() - cpu0_ns + 1;
-	if (queued_ns != LULL_POLICY_QUEUED_NA) {
-		uint64_t q1_ns = run_delay_ns(pmd->schedstat_fd);
-
-		queued_ns = q1_ns != LULL_POLICY_QUEUED_NA && q1_ns >= queued_ns
-				    ? q1_ns - queued_ns
-				    : LULL_POLICY_QUEUED_NA;
-	}
-	waited(pmd, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns);
-	return true;
-}
-
-/* Housekeeping yield (--yield-hz): give the CPU up (nanosleep, whatever the
- * wake backend) so that kernel work and other threads on this core run. */
-static void
-yield_if_due(struct lull_pmd *pmd)
-{
-	uint64_t t0_tsc = rte_rdtsc(), t1_tsc;
-
-	if (!lull_yield_due(pmd->yield_period_tsc, pmd->next_yield_tsc, t0_tsc))
-		return;
-	flush_all(pmd);
-	lull_yield(pmd->yield_ns);
-	t1_tsc = rte_rdtsc();
-	lull_counter_add(&pmd->stats[LULL_PMD_YIELDS], 1);
-	lull_counter_add(&pmd->stats[LULL_PMD_YIELD_TSC], t1_tsc - t0_tsc);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	/* on schedule; after a long stall, a period from now */
-	pmd->next_yield_tsc += pmd->yield_period_tsc;
-	if (pmd->next_yield_tsc <= t1_tsc)
-		pmd->next_yield_tsc = t1_tsc + pmd->yield_period_tsc;
-	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
+	lull_nap_init(&pmd->nap, &host);
+	pmd->nap.ctl_fd = pmd->ctl_fd;
 }
 
 /* After a stop request: forward what is still queued, then flush. Bounded in time. */
@@ -373,7 +202,7 @@ drain(struct lull_pmd *pmd)
 
 		n_rx = poll_all(pmd, &now_tsc);
 		flush_all(pmd);
-		account(pmd, n_rx, now_tsc);
+		lull_nap_account(&pmd->nap, n_rx, now_tsc);
 	} while (n_rx > 0 && rte_rdtsc() - start_tsc < max_tsc);
 	flush_all(pmd);
 }
@@ -394,12 +223,21 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		     prm->policy.window != old->policy.window || prm->n_rxqs != old->n_rxqs ||
 		     memcmp(prm->rxqs, old->rxqs, sizeof(prm->rxqs[0]) * prm->n_rxqs) != 0;
 
+	struct lull_nap_conf conf = {
+		.policy = prm->policy,
+		.waiter = &prm->waiter,
+		.intr_after_ns = prm->intr_after_ns,
+		.timer_slack_ns = prm->timer_slack_ns,
+		.yield_hz = prm->yield_hz,
+		.yield_us = prm->yield_us,
+		.ctl_fd = pmd->ctl_fd,
+		.fresh = fresh,
+	};
 	struct lull_wait_queue wq[LULL_PMD_MAX_RXQS];
 	unsigned int bad = 0;
 	int ret;
 
 	flush_all(pmd);
-	lull_waiter_detach(&pmd->waiter);
 	pmd->n_txqs = 0;
 	for (unsigned int i = 0; i < prm->n_rxqs; i++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[i];
@@ -420,66 +258,14 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 			pmd->txq_list[pmd->n_txqs++] = txq;
 	}
 	pmd->n_rxqs = prm->n_rxqs;
-	if (fresh)
-		lull_policy_init(&pmd->policy, &prm->policy);
-	else
-		pmd->policy.p = prm->policy;
-	pmd->policy_on = prm->policy.kind != LULL_POLICY_OFF;
-	pmd->max_sleep_ns = prm->policy.max_sleep_ns;
-	pmd->waiter = prm->waiter;
 	pmd->drain_tsc = rte_get_tsc_hz() / 1000000 * prm->drain_us;
-	pmd->timer_slack_ns = prm->timer_slack_ns;
-	if (pmd->policy_on && pmd->waiter.kind == LULL_WAKE_NANOSLEEP)
-		prctl(PR_SET_TIMERSLACK, (unsigned long)pmd->timer_slack_ns, 0, 0, 0);
-	pmd->intr_after_ns = prm->intr_after_ns;
-	pmd->budget_ns = lull_policy_budget_ns(&prm->policy);
-	ret = lull_waiter_attach(
-		&pmd->waiter, wq, prm->n_rxqs, pmd->intr_after_ns != 0, pmd->ctl_fd, &bad);
-	pmd->policy.p.intr = pmd->waiter.intr_ok;
-	pmd->policy.p.intr_after_ns = pmd->intr_after_ns;
+	ret = lull_nap_load(&pmd->nap, &conf, wq, prm->n_rxqs, &bad);
 	/* read by the control plane once it sees the ack (release below) */
 	pmd->intr_error = ret;
 	pmd->intr_error_rxq = ret < 0 ? wq[bad] : (struct lull_wait_queue){0, 0};
-	atomic_store_explicit(&pmd->intr_on, pmd->waiter.intr_ok, memory_order_relaxed);
-	pmd->yield_period_tsc = prm->yield_hz ? rte_get_tsc_hz() / prm->yield_hz : 0;
-	pmd->yield_ns = (uint64_t)prm->yield_us * 1000;
-	pmd->next_yield_tsc = rte_rdtsc() + pmd->yield_period_tsc;
+	atomic_store_explicit(&pmd->intr_on, lull_nap_intr_ok(&pmd->nap), memory_order_relaxed);
 	pmd->params = prm;
 	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);
-}
-
-/* The cost model, for the views (gauges on the histograms' lines). */
-static void
-publish_model(struct lull_pmd *pmd)
-{
-	const struct lull_policy *pol = &pmd->policy;
-	const struct lull_cost *c = &pol->cost;
-	lull_counter_t *m = pmd->model;
-
-	atomic_store_explicit(&m[LULL_MODEL_LATE_P50_NS], c->late_p50_ns, memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_LATE_P99_NS], c->late_p99_ns, memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_LATE_MEAN_NS], c->late_mean_ns, memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_TIMED_CPU_NS], c->wait_cpu_ns[LULL_COST_TIMED], memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_INTR_CPU_NS], c->wait_cpu_ns[LULL_COST_INTR], memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_CPU_SAMPLES],
-		c->cpu_samples[LULL_COST_TIMED] + c->cpu_samples[LULL_COST_INTR],
-		memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_RATE_PPS], (uint64_t)(pol->rate_ppns * 1e9), memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_PEAK_PPS], (uint64_t)(pol->peak_ppns * 1e9), memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_SLEEP_NS], pmd->planned_ns, memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_INTR_BELOW_PPS],
-		(uint64_t)lull_policy_intr_below_pps(pol, pmd->planned_ns), memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_MODE], pol->mode, memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_KEPT_PCT], lull_policy_kept_pct(pol), memory_order_relaxed);
-	atomic_store_explicit(
-		&m[LULL_MODEL_KEPT_LATE_NS], lull_policy_kept_late_ns(pol), memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_QUEUED_NS], c->queued_mean_ns, memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_QUEUED_WAITS], c->queued_n, memory_order_relaxed);
 }
 
 /*
@@ -496,39 +282,11 @@ housekeeping(struct lull_pmd *pmd)
 	next = atomic_load_explicit(&pmd->next, memory_order_acquire);
 	if (unlikely(next != pmd->params)) {
 		reload(pmd, next);
-		pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
+		pmd->nap.prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	}
-	if (pmd->policy_on)
-		publish_model(pmd);
-	yield_if_due(pmd);
+	if (lull_nap_housekeeping(&pmd->nap))
+		pmd->flushed_tsc = pmd->nap.prev_tsc; /* it yielded, tx flushed first */
 	return false;
-}
-
-/*
- * No rx queue to poll (consolidation moved them all away, or none was given):
- * wait for the control plane alone - a new block or a stop kicks the eventfd -
- * without a timer, so a parked PMD costs no CPU. Without the eventfd, look
- * every 100 ms.
- */
-static void
-park(struct lull_pmd *pmd)
-{
-	uint64_t t0_tsc = rte_rdtsc(), t1_tsc, count;
-	struct pollfd pfd = {.fd = pmd->ctl_fd, .events = POLLIN};
-	const struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
-
-	flush_all(pmd);
-	if (pmd->ctl_fd >= 0) {
-		if (poll(&pfd, 1, -1) > 0 && read(pmd->ctl_fd, &count, sizeof(count)) < 0)
-			count = 0; /* EAGAIN: another reader took it */
-	} else {
-		nanosleep(&step, NULL);
-	}
-	t1_tsc = rte_rdtsc();
-	lull_counter_add(&pmd->stats[LULL_PMD_PARKS], 1);
-	lull_counter_add(&pmd->stats[LULL_PMD_PARKED_TSC], t1_tsc - t0_tsc);
-	lull_counter_add(&pmd->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
-	pmd->prev_tsc = pmd->flushed_tsc = t1_tsc;
 }
 
 int
@@ -539,14 +297,13 @@ lull_pmd_run(void *arg)
 
 	(void)atomic_load_explicit(&pmd->launched, memory_order_acquire); /* see pmd.h */
 	atomic_store_explicit(&pmd->tid, (int)gettid(), memory_order_release);
-	lull_waiter_thread_init();
-	pmd->cpu_sample = LULL_CPU_SAMPLE_EVERY;
-	pmd->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	lull_nap_thread_start(&pmd->nap);
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
-	pmd->prev_tsc = pmd->flushed_tsc = rte_rdtsc();
+	pmd->nap.prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {
 		if (unlikely(pmd->n_rxqs == 0)) { /* 0. parked until control says */
-			park(pmd);
+			lull_nap_park(&pmd->nap);
+			pmd->flushed_tsc = pmd->nap.prev_tsc;
 			if (housekeeping(pmd))
 				break;
 			continue;
@@ -555,12 +312,14 @@ lull_pmd_run(void *arg)
 		uint32_t n_rx =
 			poll_all(pmd, &now_tsc); /* 1. poll every rx queue, process, buffer tx */
 
-		flush_due(pmd, n_rx, now_tsc); /* 2. flush what is due */
-		account(pmd, n_rx, now_tsc);   /* 3. busy or idle cycles */
+		flush_due(pmd, n_rx, now_tsc);              /* 2. flush what is due */
+		lull_nap_account(&pmd->nap, n_rx, now_tsc); /* 3. busy or idle cycles */
 		/* 4. wait if the policy says so (off: one branch); after a wait,
 		 *    look at the control flags at once */
-		if (pmd->policy_on && idle_wait(pmd, n_rx, now_tsc))
+		if (lull_nap_idle(&pmd->nap, n_rx, now_tsc)) {
+			pmd->flushed_tsc = pmd->nap.prev_tsc;
 			tick = LULL_HOUSEKEEPING_ITERS - 1;
+		}
 		/* 5. housekeeping tick: stop, new parameters, yield */
 		if (unlikely(++tick == LULL_HOUSEKEEPING_ITERS)) {
 			tick = 0;
@@ -569,10 +328,7 @@ lull_pmd_run(void *arg)
 		}
 	}
 	drain(pmd);
-	lull_waiter_detach(&pmd->waiter);
-	if (pmd->schedstat_fd >= 0)
-		close(pmd->schedstat_fd);
-	pmd->schedstat_fd = -1;
+	lull_nap_thread_stop(&pmd->nap);
 	atomic_store_explicit(&pmd->launched, false, memory_order_release);
 	return 0;
 }

@@ -22,13 +22,9 @@
 #include <rte_mempool.h>
 
 #include "config.h"
-#include "contract.h"
-#include "counters.h"
 #include "engine.h"
-#include "hist.h"
-#include "policy.h"
+#include "lull_nap.h"
 #include "port.h"
-#include "wait.h"
 
 /**
  * Iterations between housekeeping ticks (stop/reload checks). An idle
@@ -36,22 +32,7 @@
  * at most: the cost is one acquire load per 1024 polls, the price is that a
  * stop request waits up to one tick.
  */
-#define LULL_HOUSEKEEPING_ITERS 1024
-
-/* The counters and the model's gauges: one row each in lib/contract.h, which
- * also names them in telemetry and in lullctl's metrics. */
-#define LULL_PMD_ENUM_(id, key, metric, unit, help) LULL_PMD_##id,
-enum lull_pmd_stat {
-	LULL_PMD_STATS(LULL_PMD_ENUM_) LULL_PMD_N_STATS,
-};
-#undef LULL_PMD_ENUM_
-
-/** The cost model as the PMD last saw it (lib/cost, lib/policy): gauges, not sums. */
-#define LULL_MODEL_ENUM_(id, key, metric, unit, help) LULL_MODEL_##id,
-enum lull_pmd_model {
-	LULL_PMD_MODEL(LULL_MODEL_ENUM_) LULL_PMD_N_MODEL,
-};
-#undef LULL_MODEL_ENUM_
+#define LULL_HOUSEKEEPING_ITERS LULL_NAP_HOUSEKEEPING_ITERS
 
 /** Tx toward one port from one PMD: a buffer and the PMD's own tx queue. */
 struct lull_txq {
@@ -110,26 +91,9 @@ struct lull_pmd {
 	uint16_t direct_tx_min; /**< an rx burst this big skips an empty tx buffer */
 	uint64_t drain_tsc;
 	lull_engine_fn *engine; /**< NULL in io mode */
-	bool policy_on;         /**< the sleep policy is not off: step 4 of the loop runs */
-	double ns_per_tsc;
-	uint64_t max_sleep_ns;
-	uint32_t timer_slack_ns;
-	uint64_t intr_after_ns;    /**< 0 = never hand over */
-	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping tick */
-	uint64_t yield_ns;
-	uint64_t next_yield_tsc;
-	uint64_t prev_tsc;    /**< when the last iteration (or wait) ended */
-	uint64_t flushed_tsc; /**< when the tx buffers were last flushed */
-	uint32_t cyc_rng;     /**< which iterations are timed queue by queue (poll_all) */
-	bool woken; /**< the last wait ended by an rx interrupt: idle_wait judges the poll after it
-		     */
-	uint32_t cpu_sample; /**< waits until the next whose CPU time is sampled */
-	int schedstat_fd;    /**< /proc/thread-self/schedstat of the PMD thread, -1 if none */
-	uint64_t budget_ns;  /**< a timed wait longer than this is a budget miss */
-	uint64_t planned_ns; /**< the last timed wait asked for */
+	uint64_t flushed_tsc;   /**< when the tx buffers were last flushed */
+	uint32_t cyc_rng;       /**< which iterations are timed queue by queue (poll_all) */
 	const struct lull_pmd_params *params; /**< the block in force */
-	struct lull_policy policy;
-	struct lull_waiter waiter; /**< the block's, with the queues attached (fwd/wait) */
 	struct lull_rxq rxqs[LULL_PMD_MAX_RXQS];
 	struct lull_txq *txq_list[LULL_PMD_MAX_RXQS]; /**< the txqs in use, for flushes */
 	/** Indexed by tx port and queue. Rx queue q of a port sends on tx queue q of
@@ -138,10 +102,9 @@ struct lull_pmd {
 	 * before it let the queue go). */
 	struct lull_txq txqs[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 
-	/* Counters: dp: w (single writer); ctl: r. Own cache line. */
-	alignas(RTE_CACHE_LINE_SIZE) lull_counter_t stats[LULL_PMD_N_STATS];
+	/* Packets and cycles per rx queue, on their own lines. */
 	/** Packets received per rx queue; dp: w; ctl: r, and resets a removed port's. */
-	lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
+	alignas(RTE_CACHE_LINE_SIZE) lull_counter_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
 	/** Cycles spent on each rx queue's non-empty polls (rx, processing, its tx),
 	 * timed from the end of the previous one (iterations with several busy
 	 * queues: sampled, poll_all()): the queue's load, comparable across PMDs
@@ -171,11 +134,9 @@ struct lull_pmd {
 	 * (grout wakes its workers the same way). Created and closed by ctl. */
 	int ctl_fd;
 
-	/* Histograms: dp: w; ctl: r with lull_hist_snapshot(). Their own lines: the
-	 * data plane writes them, the control plane polls the line above. */
-	alignas(RTE_CACHE_LINE_SIZE) struct lull_hist burst_pkts; /**< per non-full rx burst */
-	struct lull_hist sleep_ns;              /**< actual duration of each wait */
-	lull_counter_t model[LULL_PMD_N_MODEL]; /**< dp: w at housekeeping; ctl: r */
+	/** The sleep engine (nap/lull_nap.h): its policy, waits and counters (dp: w;
+	 * ctl: r, the counters, histograms and gauges on their own lines). */
+	struct lull_nap nap;
 
 	/* Control-plane only. */
 	unsigned int lcore;
@@ -200,10 +161,10 @@ lull_pmd_taken(const struct lull_pmd *pmd)
 	return pmd->ctl_params;
 }
 
-static_assert(offsetof(struct lull_pmd, burst_pkts) >=
-		      offsetof(struct lull_pmd, stop) + RTE_CACHE_LINE_SIZE,
-	"the control line (stop, next, ack) shares no cache line with a histogram");
-static_assert(offsetof(struct lull_pmd, stats) % RTE_CACHE_LINE_SIZE == 0,
+static_assert(
+	offsetof(struct lull_pmd, nap) >= offsetof(struct lull_pmd, stop) + RTE_CACHE_LINE_SIZE,
+	"the control line (stop, next, ack) shares no cache line with the engine's counters");
+static_assert(offsetof(struct lull_pmd, nap.stats) % RTE_CACHE_LINE_SIZE == 0,
 	"the counters start a cache line");
 
 /**
@@ -224,6 +185,9 @@ struct lull_pmd_params *lull_pmd_params_build(const struct lull_config *cfg, uns
  */
 struct lull_pmd *lull_pmd_create(const struct lull_config *cfg, unsigned int index,
 	struct lull_pmd_params *params, int *ret, char *err, size_t errlen);
+
+/** Set up the PMD's sleep engine, its hooks the PMD's poll and flush (at create). */
+void lull_pmd_nap_init(struct lull_pmd *pmd);
 
 /**
  * Allocate what the PMD needs for params (its tx buffers toward new ports)

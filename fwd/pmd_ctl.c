@@ -124,7 +124,6 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 	pmd->tx_retries = cfg->tx_retries;
 	pmd->direct_tx_min = (uint16_t)((cfg->burst + 1) / 2);
 	pmd->engine = lull_engine_get(cfg->mode);
-	pmd->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	atomic_init(&pmd->stop, false);
 	atomic_init(&pmd->next, NULL);
 	atomic_init(&pmd->ack, 0);
@@ -136,8 +135,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 			"PMD on lcore %u: eventfd: %s; control reaches a PMD in an "
 			"interrupt wait within --intr-wait-max-ms only",
 			lcore, strerror(errno));
-	lull_hist_init(&pmd->burst_pkts);
-	lull_hist_init(&pmd->sleep_ns);
+	lull_pmd_nap_init(pmd);
 	*ret = lull_pmd_publish(pmd, params, false, 0);
 	if (*ret < 0) {
 		snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", lcore, strerror(-*ret));
@@ -325,8 +323,7 @@ lull_pmd_burst_view(
 void
 lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out)
 {
-	lull_hist_snapshot(out, &pmd->burst_pkts);
-	lull_hist_add_n(out, pmd->burst, lull_counter_read(&pmd->stats[LULL_PMD_FULL_BURSTS]));
+	lull_nap_burst_hist(&pmd->nap, pmd->burst, out);
 }
 
 uint64_t

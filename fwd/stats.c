@@ -58,7 +58,7 @@ void
 lull_pmd_read_stats(const struct lull_pmd *pmd, uint64_t *stats)
 {
 	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-		stats[s] = lull_counter_read(&pmd->stats[s]);
+		stats[s] = lull_counter_read(&pmd->nap.stats[s]);
 }
 
 /* A count since the previous reading; a port removed and added again restarts at 0. */
@@ -126,25 +126,25 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 {
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		const struct lull_pmd *pmd = fwd->pmds[i];
-		const lull_counter_t *c = pmd->stats;
+		const lull_counter_t *c = pmd->nap.stats;
 		static struct lull_hist bursts, sleeps; /* large: off the stack; main thread only */
 		const struct lull_hist *b = &bursts, *sl = &sleeps;
 		uint64_t busy_it = lull_counter_read(&c[LULL_PMD_BUSY_ITERATIONS]);
 
 		lull_pmd_burst_hist(pmd, &bursts);
-		lull_hist_snapshot(&sleeps, &pmd->sleep_ns);
+		lull_hist_snapshot(&sleeps, &pmd->nap.sleep_ns);
 
 		fprintf(out,
 			"pmd %u: packets per rx burst p50/p90/p99/max %" PRIu64 "/%" PRIu64
 			"/%" PRIu64 "/%" PRIu64 "\n",
 			pmd->index, lull_hist_quantile(b, 0.5), lull_hist_quantile(b, 0.9),
 			lull_hist_quantile(b, 0.99), b->max);
-		if (pmd->yield_period_tsc != 0)
+		if (pmd->nap.yield_period_tsc != 0)
 			fprintf(out, "pmd %u: yields %" PRIu64 " (%.1f ms of the CPU given up)\n",
 				pmd->index, lull_counter_read(&c[LULL_PMD_YIELDS]),
 				(double)lull_counter_read(&c[LULL_PMD_YIELD_TSC]) * 1e3 /
 					(double)rte_get_tsc_hz());
-		if (!pmd->policy_on)
+		if (!pmd->nap.on)
 			continue;
 		fprintf(out,
 			"pmd %u: busy-threshold hits %" PRIu64 " (%.1f %% of busy iterations), "
@@ -155,7 +155,7 @@ print_pmd_details(FILE *out, const struct lull_fwd *fwd)
 				: 0.0,
 			lull_counter_read(&c[LULL_PMD_MAX_SLEEP_HITS]),
 			lull_counter_read(&c[LULL_PMD_BUDGET_MISSES]));
-		if (pmd->intr_after_ns != 0)
+		if (pmd->nap.intr_after_ns != 0)
 			fprintf(out,
 				"pmd %u: rx interrupts %s; waits %" PRIu64
 				", woken by a packet %" PRIu64 " (of which found nothing %" PRIu64

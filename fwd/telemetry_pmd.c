@@ -47,7 +47,7 @@ pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
 	const struct lull_pmd_base *b = fwd->base[i];
 
 	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-		v->stats[s] = minus(lull_counter_read(&pmd->stats[s]), b ? b->stats[s] : 0);
+		v->stats[s] = minus(lull_counter_read(&pmd->nap.stats[s]), b ? b->stats[s] : 0);
 	v->rx = 0;
 	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
 		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
@@ -56,7 +56,7 @@ pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
 	v->tx = minus(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
 	v->tx_dropped = minus(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
 	lull_pmd_burst_hist(pmd, &v->burst_pkts);
-	lull_hist_snapshot(&v->sleep_ns, &pmd->sleep_ns);
+	lull_hist_snapshot(&v->sleep_ns, &pmd->nap.sleep_ns);
 	if (b != NULL) {
 		lull_hist_sub(&v->burst_pkts, &b->burst_pkts);
 		lull_hist_sub(&v->sleep_ns, &b->sleep_ns);
@@ -266,7 +266,7 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
 	rte_tel_data_add_dict_u64(
 		c, "pkt_ns", (uint64_t)(dv.cycles_per_pkt * 1e9 / (double)rte_get_tsc_hz()));
 	for (unsigned int k = 0; k < LULL_PMD_N_MODEL; k++) {
-		uint64_t val = lull_counter_read(&fwd->pmds[i]->model[k]);
+		uint64_t val = lull_counter_read(&fwd->pmds[i]->nap.model[k]);
 
 		if (k == LULL_MODEL_MODE)
 			rte_tel_data_add_dict_string(c, lull_pmd_model_name(k),

@@ -14,6 +14,7 @@
 #define LULL_CONTRACT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /** What a value counts, for the exporter (Prometheus wants seconds). */
 enum lull_unit {

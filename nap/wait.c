@@ -185,7 +185,7 @@ int
 lull_waiter_attach(struct lull_waiter *w, const struct lull_wait_queue *q, unsigned int n,
 	bool want_intr, int ctl_fd, unsigned int *bad)
 {
-	w->n_queues = n < LULL_PMD_MAX_RXQS ? n : LULL_PMD_MAX_RXQS;
+	w->n_queues = n < LULL_NAP_MAX_QUEUES ? n : LULL_NAP_MAX_QUEUES;
 	memcpy(w->queues, q, sizeof(*q) * w->n_queues);
 	w->intr_ok = false;
 	if (!want_intr || w->n_queues == 0)
@@ -271,7 +271,7 @@ monitor_hit(const struct rte_power_monitor_cond *c)
 static void
 wait_monitor(struct lull_waiter *w, uint64_t ns)
 {
-	struct rte_power_monitor_cond pmc[LULL_PMD_MAX_RXQS];
+	struct rte_power_monitor_cond pmc[LULL_NAP_MAX_QUEUES];
 	uint64_t deadline_tsc = rte_rdtsc() + ns * w->tsc_hz / 1000000000;
 
 	for (unsigned int i = 0; i < w->n_queues; i++) {

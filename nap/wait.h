@@ -37,7 +37,7 @@
 
 #include <rte_epoll.h>
 
-#include "config.h"
+#include "wake.h"
 #include "slowwake.h"
 
 #define LULL_TPAUSE_MAX_NS 50000
@@ -58,11 +58,11 @@ struct lull_waiter {
 	uint64_t tsc_hz;
 	/* Set by lull_waiter_attach() on the PMD thread. */
 	unsigned int n_queues;
-	struct lull_wait_queue queues[LULL_PMD_MAX_RXQS];
+	struct lull_wait_queue queues[LULL_NAP_MAX_QUEUES];
 	bool intr_ok; /**< every queue's interrupt is in this thread's epoll set */
 	/** Per queue: its interrupt fd when that fd signals its owner on input (O_ASYNC, as
 	 * net_tap's do for its rx trigger), else -1. */
-	int async_fd[LULL_PMD_MAX_RXQS];
+	int async_fd[LULL_NAP_MAX_QUEUES];
 	unsigned int n_async; /**< how many async_fd are not -1 */
 	sigset_t async_sigs;  /**< the signals they send (SIGIO unless F_SETSIG) */
 	/** Their handlers, which an interrupt wait runs itself (wait.c); n_kicks = 0 when

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "lull_nap.h"
+
+#include "sleepopt.h"
+#include "yield.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+
+/* One wait in this many has its CPU time measured (two clock_gettime calls of
+ * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
+#define LULL_CPU_SAMPLE_EVERY 16
+
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * How long this thread has waited in its CPU's run queue, in all (the second
+ * field of schedstat; a pread of ~2 us), or LULL_POLICY_QUEUED_NA.
+ */
+static uint64_t
+run_delay_ns(int fd)
+{
+	char buf[80], *end;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return LULL_POLICY_QUEUED_NA;
+	buf[n] = '\0';
+	(void)strtoull(buf, &end, 10);
+	return strtoull(end, NULL, 10);
+}
+
+/* A run-queue delay of the waits this large (smoothed) means another thread
+ * shares the CPU: then every timed wait measures its own, not one in 16. */
+#define QUEUED_EVERY_NS 2000u
+
+/* A wait ended: account it, feed the policy and its cost model, restart the
+ * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else
+ * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA. */
+static void
+waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end end,
+	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns)
+{
+	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * nap->ns_per_tsc);
+	bool intr = req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE;
+
+	lull_counter_add(&nap->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	if (intr && end != LULL_WAIT_RECHECK) {
+		lull_counter_add(&nap->stats[LULL_PMD_INTR_WAITS], 1);
+		lull_counter_add(&nap->stats[LULL_PMD_INTR_TSC], t1_tsc - t0_tsc);
+		if (end == LULL_WAIT_WOKEN) {
+			lull_counter_add(&nap->stats[LULL_PMD_INTR_WAKES], 1);
+			nap->woken = true;
+		} else if (end == LULL_WAIT_CONTROL) {
+			lull_counter_add(&nap->stats[LULL_PMD_CTL_WAKES], 1);
+		}
+	} else if (!intr) {
+		lull_policy_slept(&nap->policy, req->ns, act_ns, queued_ns);
+		lull_hist_add(&nap->sleep_ns, act_ns);
+		lull_counter_add(&nap->stats[LULL_PMD_SLEEPS], 1);
+		lull_counter_add(&nap->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);
+		lull_counter_add(&nap->stats[LULL_PMD_SLEEP_ACT_NS], act_ns);
+		if (req->ns >= nap->max_sleep_ns)
+			lull_counter_add(&nap->stats[LULL_PMD_MAX_SLEEP_HITS], 1);
+		if (act_ns > nap->budget_ns)
+			lull_counter_add(&nap->stats[LULL_PMD_BUDGET_MISSES], 1);
+	}
+	if (cpu_ns != 0 && end != LULL_WAIT_RECHECK)
+		lull_policy_wait_cpu(&nap->policy, intr, cpu_ns);
+	if (unlikely(nap->waiter.early_wakes != 0)) {
+		lull_counter_add(&nap->stats[LULL_PMD_EARLY_WAKES], nap->waiter.early_wakes);
+		nap->waiter.early_wakes = 0;
+	}
+	/* a wait as long as the yield already gave the CPU up: the next is due later */
+	if (nap->yield_period_tsc != 0 && act_ns >= nap->yield_ns)
+		nap->next_yield_tsc = t1_tsc + nap->yield_period_tsc;
+	nap->prev_tsc = t1_tsc;
+}
+
+/*
+ * Phase 4: ask the policy; wait if it says so, the way it says: for an rx
+ * interrupt (where every queue has one) or a timed wait with the backend.
+ * Nothing waits in a tx buffer meanwhile. n_rx: what this iteration's poll
+ * received. @return whether it waited.
+ */
+bool
+lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
+{
+	uint64_t now_ns = (uint64_t)((double)now_tsc * nap->ns_per_tsc);
+	struct lull_wait_req req = {
+		.mode = LULL_WAIT_TIMED, .recheck = nap->host.poll, .ctx = nap->host.ctx};
+	/* Woken by an interrupt for nothing: a stale event (packets polled before
+	 * the wait) or a driver that shows the packet a moment later. Sleep once
+	 * rather than wait for an interrupt the packet may have spent already. */
+	bool empty_wake = nap->woken && n_rx == 0;
+	enum lull_wait_end end;
+	uint64_t t0_tsc, t1_tsc, cpu0_ns = 0, queued_ns = LULL_POLICY_QUEUED_NA;
+	bool sample, queued;
+
+	nap->woken = false;
+	if (empty_wake)
+		lull_counter_add(&nap->stats[LULL_PMD_INTR_EMPTY], 1);
+
+	if (lull_policy_busy(&nap->policy))
+		lull_counter_add(&nap->stats[LULL_PMD_BUSY_HITS], 1);
+	req.ns = lull_policy_decide(&nap->policy, now_ns);
+	if (req.ns == 0)
+		return false;
+	if (nap->waiter.intr_ok && !empty_wake && lull_policy_mode(&nap->policy) == LULL_MODE_INTR)
+		req.mode = LULL_WAIT_INTR;
+	else
+		nap->planned_ns = req.ns;
+	nap->host.flush(nap->host.ctx);
+	sample = --nap->cpu_sample == 0;
+	/* the run-queue delay of a timed wait: on the sampled ones, on all where
+	 * another thread shares the CPU */
+	queued = req.mode == LULL_WAIT_TIMED &&
+		 (sample || nap->policy.cost.queued_mean_ns >= QUEUED_EVERY_NS);
+	if (queued)
+		queued_ns = run_delay_ns(nap->schedstat_fd);
+	if (sample) {
+		nap->cpu_sample = LULL_CPU_SAMPLE_EVERY;
+		cpu0_ns = thread_cpu_ns();
+	}
+	t0_tsc = rte_rdtsc();
+	end = lull_wait(&nap->waiter, &req);
+	t1_tsc = rte_rdtsc();
+	if (sample)
+		cpu0_ns = thread_cpu_ns() - cpu0_ns + 1;
+	if (queued_ns != LULL_POLICY_QUEUED_NA) {
+		uint64_t q1_ns = run_delay_ns(nap->schedstat_fd);
+
+		queued_ns = q1_ns != LULL_POLICY_QUEUED_NA && q1_ns >= queued_ns
+				    ? q1_ns - queued_ns
+				    : LULL_POLICY_QUEUED_NA;
+	}
+	waited(nap, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns);
+	return true;
+}
+
+/* Housekeeping yield (--yield-hz): give the CPU up (nanosleep, whatever the
+ * wake backend) so that kernel work and other threads on this core run. */
+static bool
+yield_if_due(struct lull_nap *nap)
+{
+	uint64_t t0_tsc = rte_rdtsc(), t1_tsc;
+
+	if (!lull_yield_due(nap->yield_period_tsc, nap->next_yield_tsc, t0_tsc))
+		return false;
+	nap->host.flush(nap->host.ctx);
+	lull_yield(nap->yield_ns);
+	t1_tsc = rte_rdtsc();
+	lull_counter_add(&nap->stats[LULL_PMD_YIELDS], 1);
+	lull_counter_add(&nap->stats[LULL_PMD_YIELD_TSC], t1_tsc - t0_tsc);
+	lull_counter_add(&nap->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	/* on schedule; after a long stall, a period from now */
+	nap->next_yield_tsc += nap->yield_period_tsc;
+	if (nap->next_yield_tsc <= t1_tsc)
+		nap->next_yield_tsc = t1_tsc + nap->yield_period_tsc;
+	nap->prev_tsc = t1_tsc;
+	return true;
+}
+
+/* The cost model, for the views (gauges on the histograms' lines). */
+static void
+publish_model(struct lull_nap *nap)
+{
+	const struct lull_policy *pol = &nap->policy;
+	const struct lull_cost *c = &pol->cost;
+	lull_counter_t *m = nap->model;
+
+	atomic_store_explicit(&m[LULL_MODEL_LATE_P50_NS], c->late_p50_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_LATE_P99_NS], c->late_p99_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_LATE_MEAN_NS], c->late_mean_ns, memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_TIMED_CPU_NS], c->wait_cpu_ns[LULL_COST_TIMED], memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_INTR_CPU_NS], c->wait_cpu_ns[LULL_COST_INTR], memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_CPU_SAMPLES],
+		c->cpu_samples[LULL_COST_TIMED] + c->cpu_samples[LULL_COST_INTR],
+		memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_RATE_PPS], (uint64_t)(pol->rate_ppns * 1e9), memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_PEAK_PPS], (uint64_t)(pol->peak_ppns * 1e9), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_SLEEP_NS], nap->planned_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_INTR_BELOW_PPS],
+		(uint64_t)lull_policy_intr_below_pps(pol, nap->planned_ns), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_MODE], pol->mode, memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_KEPT_PCT], lull_policy_kept_pct(pol), memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_KEPT_LATE_NS], lull_policy_kept_late_ns(pol), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_QUEUED_NS], c->queued_mean_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_QUEUED_WAITS], c->queued_n, memory_order_relaxed);
+}
+
+/*
+ * No rx queue to poll (consolidation moved them all away, or none was given):
+ * wait for the control plane alone - a new block or a stop kicks the eventfd -
+ * without a timer, so a parked PMD costs no CPU. Without the eventfd, look
+ * every 100 ms.
+ */
+void
+lull_nap_park(struct lull_nap *nap)
+{
+	uint64_t t0_tsc = rte_rdtsc(), t1_tsc, count;
+	struct pollfd pfd = {.fd = nap->ctl_fd, .events = POLLIN};
+	const struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
+
+	nap->host.flush(nap->host.ctx);
+	if (nap->ctl_fd >= 0) {
+		if (poll(&pfd, 1, -1) > 0 && read(nap->ctl_fd, &count, sizeof(count)) < 0)
+			count = 0; /* EAGAIN: another reader took it */
+	} else {
+		nanosleep(&step, NULL);
+	}
+	t1_tsc = rte_rdtsc();
+	lull_counter_add(&nap->stats[LULL_PMD_PARKS], 1);
+	lull_counter_add(&nap->stats[LULL_PMD_PARKED_TSC], t1_tsc - t0_tsc);
+	lull_counter_add(&nap->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
+	nap->prev_tsc = t1_tsc;
+}
+
+bool
+lull_nap_housekeeping(struct lull_nap *nap)
+{
+	if (nap->on)
+		publish_model(nap);
+	return yield_if_due(nap);
+}
+
+void
+lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host)
+{
+	memset(nap, 0, sizeof(*nap));
+	nap->host = *host;
+	nap->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	nap->schedstat_fd = -1;
+	nap->ctl_fd = -1;
+	nap->waiter.ctl_fd = -1;
+	lull_hist_init(&nap->burst_pkts);
+	lull_hist_init(&nap->sleep_ns);
+}
+
+void
+lull_nap_burst_hist(const struct lull_nap *nap, uint16_t burst, struct lull_hist *out)
+{
+	lull_hist_snapshot(out, &nap->burst_pkts);
+	lull_hist_add_n(out, burst, lull_counter_read(&nap->stats[LULL_PMD_FULL_BURSTS]));
+}
+
+void
+lull_nap_thread_start(struct lull_nap *nap)
+{
+	lull_waiter_thread_init();
+	nap->cpu_sample = LULL_CPU_SAMPLE_EVERY;
+	nap->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	nap->prev_tsc = rte_rdtsc();
+}
+
+void
+lull_nap_thread_stop(struct lull_nap *nap)
+{
+	lull_waiter_detach(&nap->waiter);
+	if (nap->schedstat_fd >= 0)
+		close(nap->schedstat_fd);
+	nap->schedstat_fd = -1;
+}
+
+int
+lull_nap_load(struct lull_nap *nap, const struct lull_nap_conf *conf,
+	const struct lull_wait_queue *q, unsigned int n, unsigned int *bad)
+{
+	uint64_t tsc_hz = rte_get_tsc_hz();
+	int ret;
+
+	lull_waiter_detach(&nap->waiter);
+	if (conf->fresh)
+		lull_policy_init(&nap->policy, &conf->policy);
+	else
+		nap->policy.p = conf->policy;
+	nap->on = conf->policy.kind != LULL_POLICY_OFF;
+	nap->max_sleep_ns = conf->policy.max_sleep_ns;
+	nap->waiter = *conf->waiter;
+	if (nap->on && nap->waiter.kind == LULL_WAKE_NANOSLEEP)
+		prctl(PR_SET_TIMERSLACK, (unsigned long)conf->timer_slack_ns, 0, 0, 0);
+	nap->intr_after_ns = conf->intr_after_ns;
+	nap->budget_ns = lull_policy_budget_ns(&conf->policy);
+	nap->ctl_fd = conf->ctl_fd;
+	ret = lull_waiter_attach(&nap->waiter, q, n, nap->intr_after_ns != 0, conf->ctl_fd, bad);
+	nap->policy.p.intr = nap->waiter.intr_ok;
+	nap->policy.p.intr_after_ns = nap->intr_after_ns;
+	nap->yield_period_tsc = conf->yield_hz ? tsc_hz / conf->yield_hz : 0;
+	nap->yield_ns = (uint64_t)conf->yield_us * 1000;
+	nap->next_yield_tsc = rte_rdtsc() + nap->yield_period_tsc;
+	return ret;
+}
+
+int
+lull_nap_conf_defaults(struct lull_nap_conf *conf, struct lull_waiter *waiter, uint32_t burst,
+	uint32_t min_ring, char *err, size_t errlen)
+{
+	struct lull_sleep_opts opts;
+	int ret;
+
+	memset(conf, 0, sizeof(*conf));
+	lull_sleep_opts_defaults(&opts);
+	lull_sleep_opts_params(&opts, 0, burst, min_ring, &conf->policy);
+	ret = lull_policy_check(&conf->policy);
+	if (ret < 0) {
+		snprintf(err, errlen, "burst %u, ring %u: sleep parameters out of range", burst,
+			min_ring);
+		return ret;
+	}
+	ret = lull_waiter_init(waiter, LULL_WAKE_AUTO, LULL_NAP_INTR_WAIT_MAX_MS, err, errlen);
+	if (ret < 0)
+		return ret;
+	conf->waiter = waiter;
+	conf->timer_slack_ns = LULL_NAP_TIMER_SLACK_NS;
+	conf->ctl_fd = -1;
+	conf->fresh = true;
+	return 0;
+}
