@@ -2,7 +2,8 @@
 # The Debian package (issue 17): `make deb` builds lull_<version>_amd64.deb
 # (lintian: no error); installed with dpkg (apt-get -f for what it depends on),
 # every program answers --help and --version from /usr/bin, the man pages are
-# where man finds them; then it is purged and nothing of it is left.
+# where man finds them, the sleep engine's example program builds against the
+# installed pkg-config file and sleeps; then it is purged and nothing of it is left.
 # Usage: deb.sh VERSION
 set -euo pipefail
 version=$1
@@ -34,6 +35,15 @@ done
 for page in lull.8 lull-gen.8 lullctl.8 lull-sim.1; do
 	man -w "${page%.*}" >/dev/null 2>&1 || fail "man does not find ${page%.*}"
 done
+# the sleep engine: its example built against the installed headers, library
+# and pkg-config file, run on a net_null port (it sleeps at idle)
+# shellcheck disable=SC2046 # pkg-config prints several words
+cc -Wall -Werror -o "$out/nap_example" "$root/tests/nap/example.c" \
+	$(pkg-config --cflags --libs lullnap) >"$out/cc.log" 2>&1 ||
+	fail "the engine's example against the package: $(tail -n 20 "$out/cc.log")"
+ldd "$out/nap_example" | grep -q "liblullnap.so.0 => /usr/lib/" ||
+	fail "the example does not link the installed liblullnap: $(ldd "$out/nap_example")"
+bash "$root/tests/nap/example.sh" "$out/nap_example" || fail "the engine's example"
 echo "installed: $(dpkg -L lull | grep -c .) paths; every program answers --help and --version $version"
 dpkg --purge lull >/dev/null || fail "dpkg --purge"
 installed=""
