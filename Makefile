@@ -76,7 +76,7 @@ run: build
 bench: build
 	./bench/report
 
-C_SOURCES = lib/*.[ch] dp/*.[ch] nap/*.[ch] fwd/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c tests/tsan/*.c tests/nap/*.c tests/integration/shim/*.c
+C_SOURCES = lib/*.[ch] dp/*.[ch] nap/*.[ch] fwd/*.c fwd/*/*.[ch] gen/*.[ch] ctl/*.[ch] sim/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c tests/tsan/*.c tests/nap/*.c tests/integration/shim/*.c
 
 format:
 	clang-format -i $(C_SOURCES)

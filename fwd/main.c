@@ -62,7 +62,7 @@ launch_pmds(struct lull_fwd *fwd, char *err, size_t errlen)
 		fwd->n_launched++;
 		/* its first block taken (bounded): what it logs is then what it does */
 		(void)lull_pmd_wait_ack(pmd, pmd->ctl_params->gen, 1000);
-		lull_control_log_pmd(fwd, i, "start");
+		lull_publish_log_pmd(fwd, i, "start");
 	}
 	return 0;
 }
@@ -202,7 +202,7 @@ main(int argc, char **argv)
 	running = true;
 	ret = lull_telemetry_register(&fwd, err, sizeof(err));
 	if (ret == 0)
-		ret = lull_control_pin_threads(&fwd, err, sizeof(err));
+		ret = lull_publish_pin_threads(&fwd, err, sizeof(err));
 	if (ret < 0)
 		goto end;
 	LULL_LOG(INFO, "forwarding in %s mode on %u port(s) with %u PMD(s), burst %u; Ctrl-C stops",

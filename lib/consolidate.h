@@ -5,7 +5,7 @@
  * to PMDs (largest first, each to the least loaded PMD) that `pmd-rxq-rebalance`
  * uses, and consolidation: pack the queues onto the fewest PMDs that carry the
  * load with headroom, park the others, spread them again before a PMD runs
- * out of headroom. Pure C, no DPDK, no clock: lull (fwd/balance.c) and
+ * out of headroom. Pure C, no DPDK, no clock: lull (fwd/control/balance.c) and
  * lull-sim's fleet model (sim/fleet.c) feed it the same numbers, so the
  * simulated decisions are lull's own.
  *

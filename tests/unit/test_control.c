@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The control plane (fwd/control.c, fwd/pmd_ctl.c) against PMDs that this test
+ * The control plane (fwd/control/control.c, fwd/control/pmd_ctl.c) against PMDs that this test
  * plays itself: EAL is up with two net_null ports and two PMDs created but not
  * launched; a thread acknowledges each PMD's new parameter block the way the
  * PMD's housekeeping tick would, or holds a PMD back ("stalled") to make it

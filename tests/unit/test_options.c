@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fwd/options.c: lull's option table - parse, set at run time, describe, the checks across options.
+/* fwd/config/options.c: lull's option table - parse, set at run time, describe, the checks across
+ * options.
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* fwd/topology.c: resolve against the system, rx-queue assignment, port add and delete. */
+/* fwd/config/topology.c: resolve against the system, rx-queue assignment, port add and delete. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
 #include "fwd.h"
 #include "log.h"
 #include "policy.h"
-#include "pmd.h"
+#include "pmd_ctl.h"
 
 #define STRICT 1000u /* added to the percentile watched when the budget is strict */
 

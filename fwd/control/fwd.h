@@ -16,7 +16,7 @@
 #include "budget_note.h"
 #include "config.h"
 #include "consolidate.h"
-#include "pmd.h"
+#include "pmd_ctl.h"
 #include "port.h"
 #include "txq_watch.h"
 
@@ -31,7 +31,7 @@ struct lull_pmd_base {
 	struct lull_hist sleep_ns;
 };
 
-/** Live rx-queue moves and consolidation (fwd/balance.c): control plane only. */
+/** Live rx-queue moves and consolidation (fwd/control/balance.c): control plane only. */
 struct lull_balance {
 	/** A move whose first phase (the old PMDs let go) timed out: its final
 	 * configuration, of which the tick applies only the move (the queues let go

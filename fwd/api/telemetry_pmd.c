@@ -2,7 +2,7 @@
 /*
  * The per-PMD telemetry commands (/lull/pmd_perf, /lull/pmd_sleep,
  * /lull/pmd_rxq, /lull/pmds): each PMD's counters since the last stats clear,
- * read under the control lock; fwd/telemetry.c registers them.
+ * read under the control lock; fwd/api/telemetry.c registers them.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * lull's option table (fwd/options.c: its rows and their parsers), for the
- * functions that parse, set, describe and print it (fwd/config_opts.c).
+ * lull's option table (fwd/config/options.c: its rows and their parsers), for the
+ * functions that parse, set, describe and print it (fwd/config/config_opts.c).
  */
 #ifndef LULL_OPTIONS_H
 #define LULL_OPTIONS_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The configuration through lull's option table (fwd/options.c): the command
+ * The configuration through lull's option table (fwd/config/options.c): the command
  * line, one option, run-time set, config-show and --help.
  */
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* macswap: the frame goes back where it came from, src and dst MAC swapped. */
-#include "engine.h"
+#include "mode.h"
 
 void
-lull_engine_macswap(struct rte_mbuf **pkts, uint16_t n, const struct lull_engine_ctx *ctx)
+lull_mode_macswap(struct rte_mbuf **pkts, uint16_t n, const struct lull_mode_ctx *ctx)
 {
 	(void)ctx;
 	for (uint16_t i = 0; i < n; i++) {

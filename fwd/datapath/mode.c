@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-#include "engine.h"
+#include "mode.h"
 
-lull_engine_fn *
-lull_engine_get(enum lull_fwd_mode mode)
+lull_mode_fn *
+lull_mode_get(enum lull_fwd_mode mode)
 {
 	switch (mode) {
 	case LULL_FWD_MAC:
-		return lull_engine_mac;
+		return lull_mode_mac;
 	case LULL_FWD_MACSWAP:
-		return lull_engine_macswap;
+		return lull_mode_macswap;
 	case LULL_FWD_IO:
 	default:
 		return NULL;

@@ -6,7 +6,7 @@
 
 #include "fwd.h"
 #include "log.h"
-#include "pmd.h"
+#include "pmd_ctl.h"
 
 static void
 watch(struct lull_fwd *fwd, uint16_t port, uint16_t q, bool up)

@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 #include <rte_telemetry.h>
 
+#include "balance.h"
 #include "control.h"
 #include "telemetry_cmd.h"
 #include "parse.h"
@@ -130,6 +131,19 @@ cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* The keys of /lull/set that are placement, not settings: a live move is two
+ * publications (fwd/control/balance.c), which set_locked cannot express. */
+static const char *const placement_keys[] = {"rxq-pmd", "rxq_pmd"};
+
+static bool
+is_placement(const char *key)
+{
+	for (size_t i = 0; i < sizeof(placement_keys) / sizeof(placement_keys[0]); i++)
+		if (strcmp(key, placement_keys[i]) == 0)
+			return true;
+	return false;
+}
+
 static int
 cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -146,7 +160,8 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (lull_split_kv(buf, &key, &value) < 0)
 		return lull_tel_reply_error(
 			d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
-	ret = lull_control_set(lull_tel_fwd, key, value, err, sizeof(err));
+	ret = is_placement(key) ? lull_balance_move(lull_tel_fwd, value, err, sizeof(err))
+				: lull_control_set(lull_tel_fwd, key, value, err, sizeof(err));
 	if (ret < 0)
 		return lull_tel_reply_error(d, err);
 	if (!lull_tel_lock_live(lull_tel_fwd, d)) /* the control plane writes gen under it */
@@ -168,7 +183,7 @@ cmd_settable(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd;
 	(void)params;
-	snprintf(buf, sizeof(buf), "%s rxq-pmd", lull_config_settable());
+	snprintf(buf, sizeof(buf), "%s %s", lull_config_settable(), placement_keys[0]);
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
 	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
 		rte_tel_data_add_array_string(d, tok);

@@ -9,7 +9,7 @@
 #include <rte_cycles.h>
 
 #include "consolidate.h"
-#include "control.h"
+#include "publish.h"
 #include "log.h"
 #include "parse.h"
 #include "topology.h"
@@ -86,7 +86,7 @@ roll_back(struct lull_fwd *fwd, const struct lull_config *old, const char *why, 
 
 	snprintf(e, sizeof(e), "%s", err);
 	snprintf(what, sizeof(what), "%s (rolled back)", why);
-	ret = lull_control_apply_locked(fwd, old, what, back, sizeof(back));
+	ret = lull_publish_locked(fwd, old, what, back, sizeof(back));
 	if (ret == 0 || ret == -ETIMEDOUT)
 		snprintf(err, errlen, "%s: %s; the queues went back to their PMDs", why, e);
 	else
@@ -126,7 +126,7 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 			"%s: a move is still completing (a PMD was slow to let go): try again",
 			why);
 	}
-	ret = lull_control_check_locked(fwd, cfg, err, errlen);
+	ret = lull_publish_check_locked(fwd, cfg, err, errlen);
 	if (ret < 0) {
 		char e[256];
 
@@ -145,7 +145,7 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 				n++;
 			}
 	snprintf(what, sizeof(what), "%s (1/2: let go)", why);
-	ret = n == 0 ? 0 : lull_control_apply_locked(fwd, mid, what, err, errlen);
+	ret = n == 0 ? 0 : lull_publish_locked(fwd, mid, what, err, errlen);
 	if (ret == -ETIMEDOUT) {
 		/* the old PMD may still poll: the new one starts only once it let go */
 		free(fwd->bal.move_to);
@@ -165,7 +165,7 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 		return ret;
 	}
 	snprintf(what, sizeof(what), "%s%s", why, n ? " (2/2: take over)" : "");
-	ret = lull_control_apply_locked(fwd, cfg, what, err, errlen);
+	ret = lull_publish_locked(fwd, cfg, what, err, errlen);
 	if (ret < 0 && ret != -ETIMEDOUT && n > 0)
 		roll_back(fwd, old, why, err, errlen);
 	free(old);
@@ -499,7 +499,7 @@ finish_move(struct lull_fwd *fwd)
 			}
 	cfg->n_pins = to->n_pins;
 	memcpy(cfg->pins, to->pins, sizeof(cfg->pins));
-	ret = lull_control_apply_locked(fwd, cfg, "rxq move (2/2, late)", err, sizeof(err));
+	ret = lull_publish_locked(fwd, cfg, "rxq move (2/2, late)", err, sizeof(err));
 	free(cfg);
 	if (ret == -EBUSY)
 		return;
@@ -518,7 +518,7 @@ lull_balance_tick_locked(struct lull_fwd *fwd)
 	uint64_t hz = rte_get_tsc_hz(), now_tsc = rte_rdtsc();
 
 	if (b->move_to != NULL) {
-		if (lull_control_all_took(fwd, b->move_gen))
+		if (lull_publish_all_took(fwd, b->move_gen))
 			finish_move(fwd);
 		return;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The telemetry commands of fwd/balance.c. */
+/* The telemetry commands of fwd/control/balance.c. */
 #include <errno.h>
 #include <stdio.h>
 

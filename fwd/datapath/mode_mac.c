@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* mac: the frame leaves with src = our tx port's MAC and dst = that port's peer. */
-#include "engine.h"
+#include "mode.h"
 
 void
-lull_engine_mac(struct rte_mbuf **pkts, uint16_t n, const struct lull_engine_ctx *ctx)
+lull_mode_mac(struct rte_mbuf **pkts, uint16_t n, const struct lull_mode_ctx *ctx)
 {
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_ether_hdr *eth;

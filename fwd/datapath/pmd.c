@@ -50,7 +50,7 @@ lull_pmd_txq_unsent(struct rte_mbuf **pkts, uint16_t n, void *arg)
 	}
 }
 
-/* Phase 1: receive a burst, rewrite it (engine), buffer it for tx. */
+/* Phase 1: receive a burst, rewrite it (the mode), buffer it for tx. */
 static inline uint16_t
 poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 {
@@ -63,8 +63,8 @@ poll_rxq(struct lull_pmd *pmd, struct lull_rxq *rxq)
 		return 0;
 	lull_counter_add(rxq->rx, n);
 	lull_nap_rx(&pmd->nap, n, pmd->burst);
-	if (pmd->engine != NULL)
-		pmd->engine(pkts, n, &rxq->ctx);
+	if (pmd->mode != NULL)
+		pmd->mode(pkts, n, &rxq->ctx);
 	if (n >= pmd->direct_tx_min && tx->buf->length == 0) {
 		/* Already a batch and nothing queued ahead of it: send it as is. */
 		sent = rte_eth_tx_burst(tx->port, tx->queue, pkts, n);
@@ -164,7 +164,7 @@ flush_due(struct lull_pmd *pmd, uint32_t n_rx, uint64_t now_tsc)
 	}
 }
 
-/* The engine's hooks: the interrupt wait's last look at the queues, after
+/* The sleep engine's hooks: the interrupt wait's last look at the queues, after
  * arming; the flush before every wait. */
 static uint32_t
 recheck(void *ctx)

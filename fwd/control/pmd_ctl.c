@@ -2,9 +2,9 @@
 /*
  * The PMD as the control plane sees it: its parameter blocks (built, published,
  * acknowledged, freed), its creation and its counters. The thread itself, its
- * loop and its reload, are fwd/pmd.c.
+ * loop and its reload, are fwd/datapath/pmd.c.
  */
-#include "pmd.h"
+#include "pmd_ctl.h"
 
 #include "log.h"
 
@@ -123,7 +123,7 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 	pmd->burst = cfg->burst;
 	pmd->tx_retries = cfg->tx_retries;
 	pmd->direct_tx_min = (uint16_t)((cfg->burst + 1) / 2);
-	pmd->engine = lull_engine_get(cfg->mode);
+	pmd->mode = lull_mode_get(cfg->mode);
 	atomic_init(&pmd->stop, false);
 	atomic_init(&pmd->next, NULL);
 	atomic_init(&pmd->ack, 0);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * What the files of telemetry commands share (fwd/telemetry.c registers them
+ * What the files of telemetry commands share (fwd/api/telemetry.c registers them
  * all): the forwarder, the error reply and the lock that knows about teardown.
  */
 #ifndef LULL_TELEMETRY_CMD_H

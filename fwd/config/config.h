@@ -4,12 +4,12 @@
  * The forwarder's configuration: one struct, parsed and validated once.
  *
  * No DPDK include, so the parser is unit-tested (and fuzzable) on its own.
- *  - fwd/options.c: the option table (lib/opt): parse, set at run time,
+ *  - fwd/config/options.c: the option table (lib/opt): parse, set at run time,
  *    describe, --help; before EAL starts, so a bad option costs nothing;
- *  - fwd/topology.c (topology.h): checks against what EAL found (ports,
+ *  - fwd/config/topology.c (topology.h): checks against what EAL found (ports,
  *    lcores) and the defaults that depend on it (PMD cores, pairing, rx-queue
  *    assignment, mbuf count), and port add and delete;
- *  - fwd/config.c: defaults, names, the checks across options, and what one
+ *  - fwd/config/config.c: defaults, names, the checks across options, and what one
  *    PMD's policy and one port's setup are, from the configuration.
  * Every error is one line naming the option and the bad value in err, and a
  * negative errno. Not thread-safe; called from the main (control) thread only.
@@ -126,7 +126,7 @@ struct lull_config {
 	 * it, 0 = strict (only the shallowest idle state) */
 	int32_t pmd_resume_latency_us;
 	/* --consolidate: gather rx queues on the fewest PMDs that carry the load and
-	 * park the rest (fwd/balance.c) */
+	 * park the rest (fwd/control/balance.c) */
 	bool consolidate;
 	uint32_t pack_below_pct;       /**< pack while every awake PMD stays under this */
 	uint32_t unpack_above_pct;     /**< unpack when one passes this (> pack_below_pct) */
@@ -147,7 +147,7 @@ struct lull_config {
 void lull_config_defaults(struct lull_config *cfg);
 
 /**
- * Parse lull options (fwd/options.c). argv[0] is the program name; getopt
+ * Parse lull options (fwd/config/options.c). argv[0] is the program name; getopt
  * state is reset, so it may be called repeatedly.
  *
  * @return 0, or a negative errno with a one-line message in err.
