@@ -305,6 +305,66 @@ day_rate(const struct sim_fleet_config *c, double t_ns)
 	return c->peak_pps * (c->trough_share + (1 - c->trough_share) * up);
 }
 
+/* One PMD's window: its CPU, its work and whether it missed its budget. */
+static int
+play_pmd(struct fleet *f, struct state *s, struct lull_cons_pmd *pm, struct sim_fleet_result *res)
+{
+	const struct sim_fleet_config *c = f->c;
+	const double win_s = (double)c->window_ns / 1e9;
+	double pps = s->pps;
+	int ret;
+
+	if (pps > f->cap_pps) {
+		/* over capacity: the rings fill, the rest is lost */
+		double lost = (pps - f->cap_pps) * win_s - (double)s->nq * c->base.pmd.ring;
+
+		res->dropped_over += lost > 0 ? (uint64_t)lost : 0;
+		ret = add_sample(
+			f, (double)c->base.pmd.ring * 1e9 / f->cap_pps * s->nq, pps * win_s);
+		*s = (struct state){.pps = pps, .cpu = 1, .work = 1, .nq = s->nq};
+	} else {
+		unsigned int nq = s->nq;
+
+		ret = lookup(f, nq, pps, pps * win_s, s);
+	}
+	res->cpu_core_s += s->cpu * win_s;
+	res->awake_pmd_s += win_s;
+	pm->load = s->work;
+	pm->missing = s->miss_pct > 1.0;
+	res->max_pmd_load = fmax(res->max_pmd_load, s->work);
+	res->over_windows += s->work > c->cons.unpack_above;
+	res->miss_windows += pm->missing;
+	return ret;
+}
+
+/* lull's consolidation at the end of window w, and the moves it makes. */
+static int
+play_consolidate(struct fleet *f, struct lull_cons_state *cons, const struct lull_cons_pmd *pmds,
+	struct lull_cons_queue *qs, unsigned int n_q, const double *rate, struct state *st,
+	uint64_t w, struct sim_fleet_result *res)
+{
+	const struct sim_fleet_config *c = f->c;
+	uint64_t now_ns = (w + 1) * c->window_ns;
+	struct lull_cons_decision d;
+	int ret;
+
+	for (unsigned int i = 0; i < n_q; i++) {
+		struct lull_cons_queue *q = &qs[i];
+
+		q->load = st[q->pmd].pps > 0 ? st[q->pmd].work * rate[q->id] / st[q->pmd].pps : 0;
+	}
+	if (lull_cons_decide(cons, &c->cons, pmds, c->n_pmds, qs, n_q, now_ns, &d) ==
+		LULL_CONS_STAY)
+		return 0;
+	res->packs += d.kind == LULL_CONS_PACK;
+	res->unpacks += d.kind == LULL_CONS_UNPACK;
+	res->spreads += d.kind == LULL_CONS_SPREAD;
+	res->moves += d.moved;
+	ret = move(f, qs, n_q, rate, st, res);
+	lull_cons_moved(cons, now_ns);
+	return ret;
+}
+
 static int
 play(struct fleet *f, struct sim_fleet_result *res)
 {
@@ -340,60 +400,17 @@ play(struct fleet *f, struct sim_fleet_result *res)
 			st[q->pmd].nq++;
 		}
 		for (unsigned int p = 0; p < c->n_pmds && ret == 0; p++) {
-			struct state *s = &st[p];
-			double pps = s->pps;
-
 			pmds[p] = (struct lull_cons_pmd){.load = 0, .missing = false};
-			if (s->nq == 0)
+			if (st[p].nq == 0)
 				continue;
 			awake++;
-			arrivals += pps * win_s;
-			if (pps > f->cap_pps) {
-				/* over capacity: the rings fill, the rest is lost */
-				double lost = (pps - f->cap_pps) * win_s -
-					      (double)s->nq * c->base.pmd.ring;
-
-				res->dropped_over += lost > 0 ? (uint64_t)lost : 0;
-				ret = add_sample(f,
-					(double)c->base.pmd.ring * 1e9 / f->cap_pps * s->nq,
-					pps * win_s);
-				*s = (struct state){.pps = pps, .cpu = 1, .work = 1, .nq = s->nq};
-			} else {
-				unsigned int nq = s->nq;
-
-				ret = lookup(f, nq, pps, pps * win_s, s);
-			}
-			res->cpu_core_s += s->cpu * win_s;
-			res->awake_pmd_s += win_s;
-			pmds[p].load = s->work;
-			pmds[p].missing = s->miss_pct > 1.0;
-			res->max_pmd_load = fmax(res->max_pmd_load, s->work);
-			res->over_windows += s->work > c->cons.unpack_above;
-			res->miss_windows += pmds[p].missing;
+			arrivals += st[p].pps * win_s;
+			ret = play_pmd(f, &st[p], &pmds[p], res);
 		}
 		if (awake < res->min_awake)
 			res->min_awake = awake;
-		if (!c->consolidate || ret < 0)
-			continue;
-		for (unsigned int i = 0; i < n_q; i++) {
-			struct lull_cons_queue *q = &qs[i];
-
-			q->load = st[q->pmd].pps > 0
-					  ? st[q->pmd].work * rate[q->id] / st[q->pmd].pps
-					  : 0;
-		}
-		struct lull_cons_decision d;
-		uint64_t now_ns = (w + 1) * c->window_ns;
-
-		if (lull_cons_decide(&cons, &c->cons, pmds, c->n_pmds, qs, n_q, now_ns, &d) ==
-			LULL_CONS_STAY)
-			continue;
-		res->packs += d.kind == LULL_CONS_PACK;
-		res->unpacks += d.kind == LULL_CONS_UNPACK;
-		res->spreads += d.kind == LULL_CONS_SPREAD;
-		res->moves += d.moved;
-		ret = move(f, qs, n_q, rate, st, res);
-		lull_cons_moved(&cons, now_ns);
+		if (c->consolidate && ret == 0)
+			ret = play_consolidate(f, &cons, pmds, qs, n_q, rate, st, w, res);
 	}
 	res->arrivals = (uint64_t)arrivals;
 	if (res->packs + res->unpacks + res->spreads > 0)

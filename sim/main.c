@@ -145,18 +145,89 @@ print_rows(const struct sim_options *o, const struct row *rows, unsigned int n)
 			rows[i].max_us, (unsigned long long)rows[i].dropped, rows[i].miss_pct);
 }
 
+/* The fleet's header: a CSV header, the JSON's opening, or the table's title. */
+static void
+fleet_print_head(const struct sim_options *o)
+{
+	const struct sim_fleet_config *f = &o->fleet;
+
+	if (o->csv) {
+		printf("preset,pmds,rxqs,peak_pps,trough_pct,day_s,variant,cpu_hours,awake_pmds,"
+		       "min_awake,packs,unpacks,spreads,moves,move_mean_us,move_max_us,"
+		       "hold_max_us,held,dropped_move,dropped_over,arrivals,p50_us,p99_us,"
+		       "max_load_pct,over_windows,miss_windows\n");
+		return;
+	}
+	if (o->json) {
+		printf("{\"preset\": \"%s\", \"pmds\": %u, \"rxqs_per_pmd\": %u, "
+		       "\"peak_pps\": %.0f, \"rows\": [",
+			o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps);
+		return;
+	}
+	printf("lull-sim fleet: preset %s, %u PMDs x %u rx queues, day %.0f s: peak %.0f pps, "
+	       "trough %.0f %% of it; policy %s, budget %.0f us; consolidate at %.0f/%.0f %%, "
+	       "dwell %.1f s\n"
+	       "%-26s %9s %7s %5s %6s %7s %7s %6s %9s %9s %9s %9s %8s %8s %8s %6s\n",
+		o->preset, f->n_pmds, f->rxqs_per_pmd, f->day_ns / 1e9, f->peak_pps,
+		100 * f->trough_share, lull_policy_name(f->base.policy.kind),
+		f->base.policy.budget_ns / 1e3, 100 * f->cons.pack_below,
+		100 * f->cons.unpack_above, f->cons.dwell_ns / 1e9, "variant", "CPU-h/day", "awake",
+		"min", "packs", "unpacks", "spreads", "moves", "move-max", "hold-max", "held",
+		"dropped", "p50-us", "p99-us", "max-load", "over");
+}
+
+/* One variant of the fleet: a CSV line, a JSON row (v: its index) or a table row. */
+static void
+fleet_print_row(const struct sim_options *o, const char *label, const struct sim_fleet_result *x,
+	unsigned int v)
+{
+	const struct sim_fleet_config *f = &o->fleet;
+	double day_s = f->day_ns / 1e9, cpu_h = x->cpu_core_s / 3600 * (86400 / day_s);
+	double awake = x->awake_pmd_s / day_s;
+	unsigned long long dropped = x->dropped_move + x->dropped_over;
+
+	if (o->csv)
+		printf("%s,%u,%u,%.0f,%.0f,%.0f,%s,%.3f,%.2f,%u,%llu,%llu,%llu,%llu,%.1f,%.1f,"
+		       "%.1f,%llu,%llu,%llu,%llu,%.2f,%.2f,%.1f,%llu,%llu\n",
+			o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps, 100 * f->trough_share,
+			day_s, label, cpu_h, awake, x->min_awake, (unsigned long long)x->packs,
+			(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
+			(unsigned long long)x->moves, x->move_mean_ns / 1e3, x->move_max_ns / 1e3,
+			x->hold_max_ns / 1e3, (unsigned long long)x->held,
+			(unsigned long long)x->dropped_move, (unsigned long long)x->dropped_over,
+			(unsigned long long)x->arrivals, x->p50_ns / 1e3, x->p99_ns / 1e3,
+			100 * x->max_pmd_load, (unsigned long long)x->over_windows,
+			(unsigned long long)x->miss_windows);
+	else if (o->json)
+		printf("%s\n  {\"variant\": \"%s\", \"cpu_hours\": %.3f, \"awake_pmds\": %.2f, "
+		       "\"packs\": %llu, \"unpacks\": %llu, \"spreads\": %llu, \"moves\": %llu, "
+		       "\"move_max_us\": %.1f, \"held\": %llu, \"dropped\": %llu, "
+		       "\"p50_us\": %.2f, \"p99_us\": %.2f}",
+			v ? "," : "", label, cpu_h, awake, (unsigned long long)x->packs,
+			(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
+			(unsigned long long)x->moves, x->move_max_ns / 1e3,
+			(unsigned long long)x->held, dropped, x->p50_ns / 1e3, x->p99_ns / 1e3);
+	else
+		printf("%-26s %9.2f %7.2f %5u %6llu %7llu %7llu %6llu %9.1f %9.1f %9llu %9llu "
+		       "%8.2f %8.2f %7.1f%% %6llu\n",
+			label, cpu_h, awake, x->min_awake, (unsigned long long)x->packs,
+			(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
+			(unsigned long long)x->moves, x->move_max_ns / 1e3, x->hold_max_ns / 1e3,
+			(unsigned long long)x->held, dropped, x->p50_ns / 1e3, x->p99_ns / 1e3,
+			100 * x->max_pmd_load, (unsigned long long)x->over_windows);
+}
+
 /* --pmds N: the day with busy polling, with the policy alone, with the policy
  * and consolidation; a row each, and the two savings last. */
 static int
 run_fleet(const struct sim_options *o)
 {
 	struct sim_fleet_result r[3];
-	const struct sim_fleet_config *f = &o->fleet;
 	char label[3][64];
 	int ret = 0;
 
 	for (unsigned int v = 0; v < 3 && ret == 0; v++) {
-		struct sim_fleet_config c = *f;
+		struct sim_fleet_config c = o->fleet;
 
 		c.consolidate = v == 2;
 		if (v == 0)
@@ -167,75 +238,9 @@ run_fleet(const struct sim_options *o)
 	}
 	if (ret < 0)
 		return ret;
-	if (o->csv)
-		printf("preset,pmds,rxqs,peak_pps,trough_pct,day_s,variant,cpu_hours,awake_pmds,"
-		       "min_awake,packs,unpacks,spreads,moves,move_mean_us,move_max_us,hold_max_us,"
-		       "held,dropped_move,"
-		       "dropped_over,arrivals,p50_us,p99_us,max_load_pct,over_windows,miss_"
-		       "windows\n");
-	else if (o->json)
-		printf("{\"preset\": \"%s\", \"pmds\": %u, \"rxqs_per_pmd\": %u, \"peak_pps\": "
-		       "%.0f, "
-		       "\"rows\": [",
-			o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps);
-	else
-		printf("lull-sim fleet: preset %s, %u PMDs x %u rx queues, day %.0f s: peak %.0f "
-		       "pps, "
-		       "trough %.0f %% of it; policy %s, budget %.0f us; consolidate at %.0f/%.0f "
-		       "%%, "
-		       "dwell %.1f s\n%-26s %9s %7s %5s %6s %7s %7s %6s %9s %9s %9s %9s %8s %8s "
-		       "%8s %6s\n",
-			o->preset, f->n_pmds, f->rxqs_per_pmd, f->day_ns / 1e9, f->peak_pps,
-			100 * f->trough_share, lull_policy_name(f->base.policy.kind),
-			f->base.policy.budget_ns / 1e3, 100 * f->cons.pack_below,
-			100 * f->cons.unpack_above, f->cons.dwell_ns / 1e9, "variant", "CPU-h/day",
-			"awake", "min", "packs", "unpacks", "spreads", "moves", "move-max",
-			"hold-max", "held", "dropped", "p50-us", "p99-us", "max-load", "over");
-	for (unsigned int v = 0; v < 3; v++) {
-		const struct sim_fleet_result *x = &r[v];
-		double day_s = f->day_ns / 1e9, cpu_h = x->cpu_core_s / 3600 * (86400 / day_s);
-		double awake = x->awake_pmd_s / day_s;
-
-		if (o->csv)
-			printf("%s,%u,%u,%.0f,%.0f,%.0f,%s,%.3f,%.2f,%u,%llu,%llu,%llu,%llu,%.1f,%."
-			       "1f,%.1f,%llu,"
-			       "%llu,%llu,%llu,%.2f,%.2f,%.1f,%llu,%llu\n",
-				o->preset, f->n_pmds, f->rxqs_per_pmd, f->peak_pps,
-				100 * f->trough_share, day_s, label[v], cpu_h, awake, x->min_awake,
-				(unsigned long long)x->packs, (unsigned long long)x->unpacks,
-				(unsigned long long)x->spreads, (unsigned long long)x->moves,
-				x->move_mean_ns / 1e3, x->move_max_ns / 1e3, x->hold_max_ns / 1e3,
-				(unsigned long long)x->held, (unsigned long long)x->dropped_move,
-				(unsigned long long)x->dropped_over,
-				(unsigned long long)x->arrivals, x->p50_ns / 1e3, x->p99_ns / 1e3,
-				100 * x->max_pmd_load, (unsigned long long)x->over_windows,
-				(unsigned long long)x->miss_windows);
-		else if (o->json)
-			printf("%s\n  {\"variant\": \"%s\", \"cpu_hours\": %.3f, \"awake_pmds\": "
-			       "%.2f, "
-			       "\"packs\": %llu, \"unpacks\": %llu, \"spreads\": %llu, \"moves\": "
-			       "%llu, \"move_max_us\": "
-			       "%.1f, \"held\": %llu, \"dropped\": %llu, \"p50_us\": %.2f, "
-			       "\"p99_us\": "
-			       "%.2f}",
-				v ? "," : "", label[v], cpu_h, awake, (unsigned long long)x->packs,
-				(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
-				(unsigned long long)x->moves, x->move_max_ns / 1e3,
-				(unsigned long long)x->held,
-				(unsigned long long)(x->dropped_move + x->dropped_over),
-				x->p50_ns / 1e3, x->p99_ns / 1e3);
-		else
-			printf("%-26s %9.2f %7.2f %5u %6llu %7llu %7llu %6llu %9.1f %9.1f %9llu "
-			       "%9llu %8.2f %8.2f "
-			       "%7.1f%% %6llu\n",
-				label[v], cpu_h, awake, x->min_awake, (unsigned long long)x->packs,
-				(unsigned long long)x->unpacks, (unsigned long long)x->spreads,
-				(unsigned long long)x->moves, x->move_max_ns / 1e3,
-				x->hold_max_ns / 1e3, (unsigned long long)x->held,
-				(unsigned long long)(x->dropped_move + x->dropped_over),
-				x->p50_ns / 1e3, x->p99_ns / 1e3, 100 * x->max_pmd_load,
-				(unsigned long long)x->over_windows);
-	}
+	fleet_print_head(o);
+	for (unsigned int v = 0; v < 3; v++)
+		fleet_print_row(o, label[v], &r[v], v);
 	if (o->json)
 		printf("\n]}\n");
 	else if (!o->csv)

@@ -166,142 +166,185 @@ struct ring {
 	uint32_t head, count;
 };
 
-int
-sim_run(const struct sim_config *c, struct sim_result *res)
-{
-	const struct sim_pmd_model *p = &c->pmd;
+/* One run's moving parts. */
+struct sim_state {
+	const struct sim_config *c;
+	struct sim_result *res;
 	struct ring rings[SIM_MAX_QUEUES];
 	struct lull_policy pol;
 	struct arrivals arr;
 	struct sim_rng rng;
 	struct lull_slowwake inj;
+	double now_ns, end_ns;
+	uint64_t budget_ns;
+	uint32_t rr; /**< next queue of a spread arrival */
+};
+
+/* Queue every arrival due by now; a full ring drops it. */
+static void
+sim_enqueue_due(struct sim_state *st)
+{
+	const struct sim_pmd_model *p = &st->c->pmd;
+	struct sim_result *res = st->res;
+
+	while (st->arr.next_ns <= st->now_ns && st->arr.next_ns < st->end_ns) {
+		uint32_t dq = p->spread ? st->rr++ % p->n_queues : 0;
+		struct ring *d = &st->rings[dq];
+
+		res->arrivals++;
+		if (d->count == p->ring) {
+			res->dropped[dq]++;
+			res->dropped_total++;
+		} else {
+			d->at[(d->head + d->count++) % p->ring] = st->arr.next_ns;
+		}
+		arrivals_advance(&st->arr);
+	}
+}
+
+/* Poll every queue once: what arrived by the end of its poll is there. */
+static uint32_t
+sim_poll_round(struct sim_state *st)
+{
+	const struct sim_pmd_model *p = &st->c->pmd;
+	struct sim_result *res = st->res;
+	uint32_t it_pkts = 0;
+
+	for (uint32_t q = 0; q < p->n_queues; q++) {
+		struct ring *rg = &st->rings[q];
+		uint32_t n;
+
+		st->now_ns += p->poll_ns;
+		sim_enqueue_due(st);
+		n = rg->count < p->burst ? rg->count : p->burst;
+		st->now_ns += (double)n * p->pkt_ns;
+		res->busy_ns += p->poll_ns + (double)n * p->pkt_ns;
+		for (uint32_t i = 0; i < n; i++) {
+			double lat = st->now_ns - rg->at[rg->head] + p->path_ns;
+
+			lull_hist_add(&res->lat_ns, lat > 0 ? (uint64_t)lat : 0);
+			rg->head = (rg->head + 1) % p->ring;
+		}
+		rg->count -= n;
+		res->forwarded += n;
+		if (n > 0)
+			lull_policy_observe(&st->pol, n);
+		it_pkts += n;
+	}
+	return it_pkts;
+}
+
+/* An rx-interrupt wait: woken by the next arrival, late by a wake. */
+static void
+sim_wait_intr(struct sim_state *st)
+{
+	const struct sim_pmd_model *p = &st->c->pmd;
+	double wake = st->arr.next_ns < st->end_ns ? st->arr.next_ns : st->end_ns;
 	uint64_t inj_late_ns, inj_cpu_ns;
-	double now = 0, end = (double)c->duration_ns;
-	uint64_t budget_ns = lull_policy_budget_ns(&c->policy);
-	uint32_t rr = 0;
+	double t1, cpu;
+
+	lull_slowwake_draw(&st->inj, &inj_late_ns, &inj_cpu_ns);
+	t1 = (wake > st->now_ns ? wake : st->now_ns) + sim_dist_draw(&p->intr_wake, &st->rng) +
+	     (double)inj_late_ns;
+	cpu = p->intr_cpu_ns + (double)inj_cpu_ns;
+	st->res->intr_waits++;
+	st->res->busy_ns += cpu;
+	lull_policy_wait_cpu(&st->pol, true, (uint64_t)cpu);
+	st->res->wait_ns += t1 - st->now_ns;
+	st->now_ns = t1;
+}
+
+/* A timed wait: a spin below spin_below_ns (all of it CPU), a sleep above. */
+static void
+sim_wait_timed(struct sim_state *st, uint64_t wait_ns)
+{
+	const struct sim_pmd_model *p = &st->c->pmd;
+	struct sim_result *res = st->res;
+	bool spin = (double)wait_ns < p->spin_below_ns;
+	uint64_t inj_late_ns, inj_cpu_ns;
+	double act, cpu;
+
+	lull_slowwake_draw(&st->inj, &inj_late_ns, &inj_cpu_ns);
+	act = (double)wait_ns + sim_dist_draw(spin ? &p->spin_late : &p->wake, &st->rng) +
+	      (double)inj_late_ns;
+	if (spin) {
+		res->busy_ns += act + (double)inj_cpu_ns;
+		cpu = act;
+	} else {
+		/* a wait costs its fixed CPU, but never more than it lasts */
+		cpu = (act < p->wait_cpu_ns ? act : p->wait_cpu_ns) + (double)inj_cpu_ns;
+		res->busy_ns += cpu;
+	}
+	res->wait_ns += act;
+	res->wait_req_ns += (double)wait_ns;
+	st->now_ns += act;
+	lull_policy_slept(&st->pol, wait_ns, (uint64_t)act, 0);
+	lull_policy_wait_cpu(&st->pol, false, (uint64_t)cpu);
+	res->budget_misses += act > (double)st->budget_ns;
+}
+
+static int
+sim_state_init(struct sim_state *st, const struct sim_config *c, struct sim_result *res)
+{
+	const struct sim_pmd_model *p = &c->pmd;
+	struct lull_policy_params pp = c->policy;
+
+	memset(st, 0, sizeof(*st));
+	st->c = c;
+	st->res = res;
+	st->end_ns = (double)c->duration_ns;
+	st->budget_ns = lull_policy_budget_ns(&c->policy);
+	memset(res, 0, sizeof(*res));
+	lull_hist_init(&res->lat_ns);
+	for (uint32_t q = 0; q < p->n_queues; q++) {
+		st->rings[q].at = malloc(sizeof(double) * p->ring);
+		if (st->rings[q].at == NULL)
+			return -ENOMEM;
+	}
+	sim_rng_seed(&st->rng, c->seed);
+	lull_slowwake_init(&st->inj, &p->inject, c->seed + 1);
+	arrivals_init(&st->arr, &c->traffic, &st->rng);
+	/* the ports interrupt where the model hands over to interrupts */
+	pp.intr = p->intr_after_ns > 0;
+	pp.intr_after_ns = (uint64_t)p->intr_after_ns;
+	lull_policy_init(&st->pol, &pp);
+	return 0;
+}
+
+int
+sim_run(const struct sim_config *c, struct sim_result *res)
+{
+	struct sim_state *st;
 	int ret = sim_check(c);
 
 	if (ret < 0)
 		return ret;
-	memset(res, 0, sizeof(*res));
-	lull_hist_init(&res->lat_ns);
-	memset(rings, 0, sizeof(rings));
-	for (uint32_t q = 0; q < p->n_queues; q++) {
-		rings[q].at = malloc(sizeof(double) * p->ring);
-		if (rings[q].at == NULL) {
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
-	sim_rng_seed(&rng, c->seed);
-	lull_slowwake_init(&inj, &p->inject, c->seed + 1);
-	arrivals_init(&arr, &c->traffic, &rng);
-	{
-		struct lull_policy_params pp = c->policy;
-
-		/* the ports interrupt where the model hands over to interrupts */
-		pp.intr = p->intr_after_ns > 0;
-		pp.intr_after_ns = (uint64_t)p->intr_after_ns;
-		lull_policy_init(&pol, &pp);
-	}
-	while (now < end) {
+	st = calloc(1, sizeof(*st));
+	if (st == NULL)
+		return -ENOMEM;
+	ret = sim_state_init(st, c, res);
+	while (ret == 0 && st->now_ns < st->end_ns) {
+		double it_start_ns = st->now_ns;
 		uint64_t wait_ns;
-		double it_start = now;
-		uint32_t it_pkts = 0;
 
-		/* 1. poll every queue: what arrived by the end of its poll is there */
-		for (uint32_t q = 0; q < p->n_queues; q++) {
-			struct ring *rg = &rings[q];
-			uint32_t n;
-
-			now += p->poll_ns;
-			while (arr.next_ns <= now && arr.next_ns < end) {
-				uint32_t dq = p->spread ? rr++ % p->n_queues : 0;
-				struct ring *d = &rings[dq];
-
-				res->arrivals++;
-				if (d->count == p->ring) {
-					res->dropped[dq]++;
-					res->dropped_total++;
-				} else {
-					d->at[(d->head + d->count++) % p->ring] = arr.next_ns;
-				}
-				arrivals_advance(&arr);
-			}
-			n = rg->count < p->burst ? rg->count : p->burst;
-			now += (double)n * p->pkt_ns;
-			res->busy_ns += p->poll_ns + (double)n * p->pkt_ns;
-			for (uint32_t i = 0; i < n; i++) {
-				double lat = now - rg->at[rg->head] + p->path_ns;
-
-				lull_hist_add(&res->lat_ns, lat > 0 ? (uint64_t)lat : 0);
-				rg->head = (rg->head + 1) % p->ring;
-			}
-			rg->count -= n;
-			res->forwarded += n;
-			if (n > 0)
-				lull_policy_observe(&pol, n);
-			it_pkts += n;
-		}
+		/* 1. poll every queue */
+		if (sim_poll_round(st) > 0)
+			res->work_ns += st->now_ns - it_start_ns;
 		res->iterations++;
-		if (it_pkts > 0)
-			res->work_ns += now - it_start;
-
 		/* 2. the policy: wait, or poll again */
-		wait_ns = lull_policy_decide(&pol, (uint64_t)now);
+		wait_ns = lull_policy_decide(&st->pol, (uint64_t)st->now_ns);
 		if (wait_ns == 0)
 			continue;
 		res->waits++;
-		if (lull_policy_mode(&pol) == LULL_MODE_INTR) {
-			/* rx interrupt: woken by the next arrival */
-			double wake = arr.next_ns < end ? arr.next_ns : end;
-			double t1, cpu;
-
-			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
-			t1 = (wake > now ? wake : now) + sim_dist_draw(&p->intr_wake, &rng) +
-			     (double)inj_late_ns;
-			cpu = p->intr_cpu_ns + (double)inj_cpu_ns;
-
-			res->intr_waits++;
-			res->busy_ns += cpu;
-			lull_policy_wait_cpu(&pol, true, (uint64_t)cpu);
-			res->wait_ns += t1 - now;
-			now = t1;
-			continue;
-		}
-		if ((double)wait_ns < p->spin_below_ns) {
-			double act;
-
-			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
-			act = (double)wait_ns + sim_dist_draw(&p->spin_late, &rng) +
-			      (double)inj_late_ns;
-			res->busy_ns += act + (double)inj_cpu_ns;
-			res->wait_ns += act;
-			res->wait_req_ns += (double)wait_ns;
-			now += act;
-			lull_policy_slept(&pol, wait_ns, (uint64_t)act, 0);
-			lull_policy_wait_cpu(&pol, false, (uint64_t)act);
-			res->budget_misses += act > (double)budget_ns;
-		} else {
-			double act, cpu;
-
-			lull_slowwake_draw(&inj, &inj_late_ns, &inj_cpu_ns);
-			act = (double)wait_ns + sim_dist_draw(&p->wake, &rng) + (double)inj_late_ns;
-			/* a wait costs its fixed CPU, but never more than it lasts */
-			cpu = (act < p->wait_cpu_ns ? act : p->wait_cpu_ns) + (double)inj_cpu_ns;
-
-			res->busy_ns += cpu;
-			res->wait_ns += act;
-			res->wait_req_ns += (double)wait_ns;
-			now += act;
-			lull_policy_slept(&pol, wait_ns, (uint64_t)act, 0);
-			lull_policy_wait_cpu(&pol, false, (uint64_t)cpu);
-			res->budget_misses += act > (double)budget_ns;
-		}
+		if (lull_policy_mode(&st->pol) == LULL_MODE_INTR)
+			sim_wait_intr(st);
+		else
+			sim_wait_timed(st, wait_ns);
 	}
-	res->total_ns = now;
-out:
-	for (uint32_t q = 0; q < p->n_queues; q++)
-		free(rings[q].at);
+	if (ret == 0)
+		res->total_ns = st->now_ns;
+	for (uint32_t q = 0; q < c->pmd.n_queues; q++)
+		free(st->rings[q].at);
+	free(st);
 	return ret;
 }
