@@ -102,6 +102,83 @@ lull_cons_assign(struct lull_cons_queue *qs, unsigned int n, unsigned int n_pmds
 	return assign(qs, n, n_pmds, from, to, load, cap, max_queues, true);
 }
 
+/* What one window shows: the PMD out of headroom, the first parked one, the
+ * least loaded one that may park, and whether every awake PMD is calm. */
+struct cons_survey {
+	int hot, parked, victim;
+	bool calm;
+};
+
+static struct cons_survey
+survey(const struct lull_cons_params *p, const struct lull_cons_pmd *pmds, unsigned int n_pmds,
+	const struct lull_cons_queue *qs, unsigned int n, const unsigned int *nq)
+{
+	struct cons_survey sv = {.hot = -1, .parked = -1, .victim = -1, .calm = true};
+	bool pins[LULL_CONS_MAX_PMDS] = {false};
+
+	for (unsigned int i = 0; i < n; i++)
+		if (qs[i].pmd < n_pmds && qs[i].pinned)
+			pins[qs[i].pmd] = true; /* a pinned queue keeps its PMD awake */
+	for (unsigned int i = 0; i < n_pmds; i++) {
+		const struct lull_cons_pmd *m = &pmds[i];
+
+		if (nq[i] == 0) {
+			sv.parked = sv.parked < 0 ? (int)i : sv.parked;
+			continue;
+		}
+		sv.calm = sv.calm && m->load < p->pack_below;
+		/* out of headroom: past the unpack line, or missing its budget while it
+		 * carries more than packing allows (an idle PMD's late wakes, which a
+		 * VM has plenty of, say nothing about its load) */
+		if ((m->load > p->unpack_above || (m->missing && m->load > p->pack_below)) &&
+			(sv.hot < 0 || m->load > pmds[sv.hot].load))
+			sv.hot = (int)i;
+		if (!pins[i] && (sv.victim < 0 || m->load < pmds[sv.victim].load))
+			sv.victim = (int)i;
+	}
+	return sv;
+}
+
+/* A hot PMD with no parked one to hand over to: spread every queue, if the
+ * busiest PMD then gains enough. */
+static bool
+plan_spread(const struct lull_cons_params *p, const struct lull_cons_pmd *pmds, unsigned int n_pmds,
+	struct lull_cons_queue *qs, unsigned int n, int hot, struct lull_cons_decision *d)
+{
+	double load[LULL_CONS_MAX_PMDS] = {0};
+	bool to[LULL_CONS_MAX_PMDS];
+	double top = 0;
+
+	memset(to, 1, sizeof(to));
+	assign(qs, n, n_pmds, NULL, to, load, 1e300, p->max_queues, false);
+	for (unsigned int i = 0; i < n_pmds; i++)
+		top = load[i] > top ? load[i] : top;
+	if (top > pmds[hot].load - LULL_CONS_SPREAD_GAIN)
+		return false; /* no better spread */
+	d->kind = LULL_CONS_SPREAD;
+	d->pmd = (unsigned int)hot;
+	d->missing = pmds[hot].missing;
+	d->after = top;
+	return true;
+}
+
+/* Calm long enough: the victim's queues go to the other awake PMDs, if every
+ * one of them stays under the pack line. */
+static bool
+plan_pack(const struct lull_cons_params *p, unsigned int n_pmds, struct lull_cons_queue *qs,
+	unsigned int n, const unsigned int *nq, int victim, bool *from, bool *to,
+	struct lull_cons_decision *d)
+{
+	double load[LULL_CONS_MAX_PMDS] = {0};
+
+	for (unsigned int i = 0; i < n_pmds; i++)
+		to[i] = nq[i] > 0 && (int)i != victim;
+	from[victim] = true;
+	d->kind = LULL_CONS_PACK;
+	d->pmd = (unsigned int)victim;
+	return assign(qs, n, n_pmds, from, to, load, p->pack_below, p->max_queues, false);
+}
+
 enum lull_cons_kind
 lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	const struct lull_cons_pmd *pmds, unsigned int n_pmds, struct lull_cons_queue *qs,
@@ -110,10 +187,8 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	unsigned int nq[LULL_CONS_MAX_PMDS];
 	bool from[LULL_CONS_MAX_PMDS] = {false}, to[LULL_CONS_MAX_PMDS] = {false};
 	double load[LULL_CONS_MAX_PMDS] = {0};
-	bool pins[LULL_CONS_MAX_PMDS] = {false};
 	const bool *moving = from; /* whose queues move: NULL, every PMD's */
-	int hot = -1, parked = -1, victim = -1;
-	bool calm = true;
+	struct cons_survey sv;
 
 	memset(d, 0, sizeof(*d));
 	if (n_pmds > LULL_CONS_MAX_PMDS)
@@ -121,63 +196,27 @@ lull_cons_decide(struct lull_cons_state *st, const struct lull_cons_params *p,
 	if (st->moved && now_ns - st->last_move_ns < p->dwell_ns)
 		return LULL_CONS_STAY;
 	d->awake = lull_cons_count(qs, n, n_pmds, nq);
-	for (unsigned int i = 0; i < n; i++)
-		if (qs[i].pmd < n_pmds && qs[i].pinned)
-			pins[qs[i].pmd] = true; /* a pinned queue keeps its PMD awake */
-	for (unsigned int i = 0; i < n_pmds; i++) {
-		const struct lull_cons_pmd *m = &pmds[i];
-
-		if (nq[i] == 0) {
-			parked = parked < 0 ? (int)i : parked;
-			continue;
-		}
-		calm = calm && m->load < p->pack_below;
-		/* out of headroom: past the unpack line, or missing its budget while it
-		 * carries more than packing allows (an idle PMD's late wakes, which a
-		 * VM has plenty of, say nothing about its load) */
-		if ((m->load > p->unpack_above || (m->missing && m->load > p->pack_below)) &&
-			(hot < 0 || m->load > pmds[hot].load))
-			hot = (int)i;
-		if (!pins[i] && (victim < 0 || m->load < pmds[victim].load))
-			victim = (int)i;
-	}
-	st->calm = calm ? st->calm + 1 : 0;
+	sv = survey(p, pmds, n_pmds, qs, n, nq);
+	st->calm = sv.calm ? st->calm + 1 : 0;
 	for (unsigned int i = 0; i < n; i++)
 		qs[i].was = qs[i].pmd;
-	if (hot >= 0 && nq[hot] < 2) {
+	if (sv.hot >= 0 && nq[sv.hot] < 2) {
 		return LULL_CONS_STAY; /* one queue cannot be split */
-	} else if (hot >= 0 && parked >= 0) {
-		from[hot] = to[hot] = to[parked] = true;
+	} else if (sv.hot >= 0 && sv.parked >= 0) {
+		from[sv.hot] = to[sv.hot] = to[sv.parked] = true;
 		d->kind = LULL_CONS_UNPACK;
-		d->pmd = (unsigned int)hot;
-		d->other = (unsigned int)parked;
-		d->missing = pmds[hot].missing;
-	} else if (hot >= 0) {
-		double top = 0;
-
+		d->pmd = (unsigned int)sv.hot;
+		d->other = (unsigned int)sv.parked;
+		d->missing = pmds[sv.hot].missing;
+	} else if (sv.hot >= 0) {
+		if (!plan_spread(p, pmds, n_pmds, qs, n, sv.hot, d))
+			return LULL_CONS_STAY;
 		memset(to, 1, sizeof(to));
 		moving = NULL;
-		assign(qs, n, n_pmds, moving, to, load, 1e300, p->max_queues, false);
-		for (unsigned int i = 0; i < n_pmds; i++)
-			top = load[i] > top ? load[i] : top;
-		if (top > pmds[hot].load - LULL_CONS_SPREAD_GAIN)
-			return LULL_CONS_STAY; /* no better spread */
-		memset(load, 0, sizeof(load));
-		d->kind = LULL_CONS_SPREAD;
-		d->pmd = (unsigned int)hot;
-		d->missing = pmds[hot].missing;
-		d->after = top;
-	} else if (d->awake >= 2 && victim >= 0 && calm && st->calm >= p->calm_windows) {
+	} else if (d->awake >= 2 && sv.victim >= 0 && sv.calm && st->calm >= p->calm_windows) {
 		/* the least loaded PMD without a pinned queue parks */
-		for (unsigned int i = 0; i < n_pmds; i++)
-			to[i] = nq[i] > 0 && (int)i != victim;
-		from[victim] = true;
-		d->kind = LULL_CONS_PACK;
-		d->pmd = (unsigned int)victim;
-		/* every PMD that takes queues stays under the pack line, or none moves */
-		if (!assign(qs, n, n_pmds, from, to, load, p->pack_below, p->max_queues, false))
+		if (!plan_pack(p, n_pmds, qs, n, nq, sv.victim, from, to, d))
 			return d->kind = LULL_CONS_STAY;
-		memset(load, 0, sizeof(load));
 	} else {
 		return LULL_CONS_STAY;
 	}
