@@ -111,6 +111,86 @@ write_results(const struct gen *g, char *err, size_t errlen)
 	return 0;
 }
 
+/* The options after the EAL's "--"; 1 when --help printed the usage. */
+static int
+parse_args(struct gen_config *cfg, int argc, char **argv, int sep, char *err, size_t errlen)
+{
+	char *name;
+	int ret;
+
+	gen_config_defaults(cfg);
+	if (sep >= argc)
+		return 0;
+	name = argv[sep];
+	argv[sep] = argv[0];
+	ret = gen_config_parse(cfg, argc - sep, argv + sep, err, errlen);
+	argv[sep] = name;
+	if (ret < 0)
+		return ret;
+	if (cfg->help) {
+		gen_config_usage(argv[0]);
+		return 1;
+	}
+	return 0;
+}
+
+/* Check every port, make the pool, start the ports (counted in *n_ports even
+ * when one fails, so they close) and wait for their links. */
+static int
+open_ports(struct gen *g, struct lull_port *ports, unsigned int *n_ports, char *err, size_t errlen)
+{
+	const struct gen_config *cfg = g->cfg;
+	uint16_t id;
+	int ret;
+
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		ret = lull_port_check(id, &gen_port_conf, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	g->pool = rte_pktmbuf_pool_create(
+		"gen_mbufs", cfg->mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
+	if (g->pool == NULL) {
+		snprintf(err, errlen,
+			"--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)", cfg->mbufs,
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	RTE_ETH_FOREACH_DEV(id)
+	{
+		ret = lull_port_start(&ports[*n_ports], id, &gen_port_conf, g->pool, err, errlen);
+		(*n_ports)++;
+		if (ret < 0)
+			return ret;
+	}
+	if (lull_port_wait_links(ports, *n_ports, GEN_LINK_WAIT_MS, lull_quit_requested) != 0 &&
+		!lull_quit_requested()) {
+		snprintf(err, errlen, "a link is still down after %d ms", GEN_LINK_WAIT_MS);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Close the ports and check that every mbuf came back; EXIT_FAILURE if not. */
+static int
+close_ports(struct gen *g, struct lull_port *ports, unsigned int n_ports, int status)
+{
+	for (unsigned int i = 0; i < n_ports; i++)
+		lull_port_close(&ports[i]);
+	if (g->pool != NULL) {
+		unsigned int avail = rte_mempool_avail_count(g->pool);
+
+		if (avail != g->pool->size) {
+			LULL_LOG(WARNING, "%u of %u mbufs not returned to the pool",
+				g->pool->size - avail, g->pool->size);
+			status = EXIT_FAILURE;
+		}
+		rte_mempool_free(g->pool);
+	}
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -120,29 +200,18 @@ main(int argc, char **argv)
 	unsigned int n_ports = 0;
 	char err[512] = "";
 	int sep = lull_argv_separator(argc, argv);
+	int ret, status = EXIT_FAILURE;
 	bool eal_up = false;
 
 	lull_log_set_name("lull-gen");
-	int ret, status = EXIT_FAILURE;
-
 	if (lull_version_asked(argc, argv, "lull-gen"))
 		return EXIT_SUCCESS;
-
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	gen_config_defaults(&cfg);
-	if (sep < argc) {
-		char *name = argv[sep];
-
-		argv[sep] = argv[0];
-		ret = gen_config_parse(&cfg, argc - sep, argv + sep, err, sizeof(err));
-		argv[sep] = name;
-		if (ret < 0)
-			goto end;
-		if (cfg.help) {
-			gen_config_usage(argv[0]);
-			return EXIT_SUCCESS;
-		}
-	}
+	ret = parse_args(&cfg, argc, argv, sep, err, sizeof(err));
+	if (ret > 0)
+		return EXIT_SUCCESS;
+	if (ret < 0)
+		goto end;
 	ret = lull_eal_start(sep, argv, usage_hook, err, sizeof(err));
 	if (ret < 0)
 		goto end;
@@ -159,35 +228,8 @@ main(int argc, char **argv)
 	ret = pick_ports(&g, &cfg, rte_eth_dev_count_avail(), err, sizeof(err));
 	if (ret < 0)
 		goto end;
-	uint16_t id;
-
-	RTE_ETH_FOREACH_DEV(id)
-	{
-		ret = lull_port_check(id, &gen_port_conf, err, sizeof(err));
-		if (ret < 0)
-			goto end;
-	}
-	g.pool = rte_pktmbuf_pool_create(
-		"gen_mbufs", cfg.mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
-	if (g.pool == NULL) {
-		snprintf(err, sizeof(err),
-			"--mbufs: cannot create a pool of %u mbufs: %s (raise EAL -m)", cfg.mbufs,
-			rte_strerror(rte_errno));
+	if (open_ports(&g, ports, &n_ports, err, sizeof(err)) < 0)
 		goto end;
-	}
-	RTE_ETH_FOREACH_DEV(id)
-	{
-		ret = lull_port_start(
-			&ports[n_ports], id, &gen_port_conf, g.pool, err, sizeof(err));
-		n_ports++;
-		if (ret < 0)
-			goto end;
-	}
-	if (lull_port_wait_links(ports, n_ports, GEN_LINK_WAIT_MS, lull_quit_requested) != 0 &&
-		!lull_quit_requested()) {
-		snprintf(err, sizeof(err), "a link is still down after %d ms", GEN_LINK_WAIT_MS);
-		goto end;
-	}
 	gen_tmpl_init(&g.tmpl, &cfg, g.run_id, &ports[g.tx_port].mac);
 	LULL_LOG(INFO,
 		"run %u, %u phase(s), %u-byte frames, %u flow(s), tx port %u, rx port "
@@ -200,18 +242,7 @@ main(int argc, char **argv)
 end:
 	if (err[0] != '\0')
 		fprintf(stderr, "lull-gen: error: %s\n", err);
-	for (unsigned int i = 0; i < n_ports; i++)
-		lull_port_close(&ports[i]);
-	if (g.pool != NULL) {
-		unsigned int avail = rte_mempool_avail_count(g.pool);
-
-		if (avail != g.pool->size) {
-			LULL_LOG(WARNING, "%u of %u mbufs not returned to the pool",
-				g.pool->size - avail, g.pool->size);
-			status = EXIT_FAILURE;
-		}
-		rte_mempool_free(g.pool);
-	}
+	status = close_ports(&g, ports, n_ports, status);
 	if (eal_up)
 		rte_eal_cleanup();
 	return status;
