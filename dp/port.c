@@ -72,42 +72,42 @@ lull_port_check(uint16_t id, const struct lull_port_conf *pc, char *err, size_t 
 		err, errlen);
 }
 
-int
-lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf *pc,
+/* Configure with rx interrupts where the driver has them: a device that
+ * refuses is configured again without. */
+static int
+port_configure(struct lull_port *port, const struct lull_port_conf *pc, struct rte_eth_conf *conf,
+	char *err, size_t errlen)
+{
+	uint16_t id = port->id;
+	int ret;
+
+	if (pc->rx_intr) {
+		conf->intr_conf.rxq = 1;
+		ret = rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, conf);
+		if (ret < 0) {
+			LULL_LOG(INFO,
+				"port %u (%s): no rx interrupts (%s): its PMD will not hand over",
+				id, port->name, strerror(-ret));
+			conf->intr_conf.rxq = 0;
+		}
+	}
+	ret = conf->intr_conf.rxq ? 0 : rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, conf);
+	port->rx_intr = conf->intr_conf.rxq;
+	if (ret < 0)
+		snprintf(err, errlen, "port %u (%s): configure with %u rx / %u tx queues: %s", id,
+			port->name, pc->n_rxq, pc->n_txq, strerror(-ret));
+	return ret;
+}
+
+static int
+port_setup_queues(struct lull_port *port, const struct lull_port_conf *pc,
+	const struct rte_eth_dev_info *info, const struct rte_eth_conf *conf,
 	struct rte_mempool *pool, char *err, size_t errlen)
 {
-	struct rte_eth_dev_info info;
-	struct rte_eth_conf conf;
+	uint16_t id = port->id;
 	int socket = rte_eth_dev_socket_id(id);
 	int ret;
 
-	memset(port, 0, sizeof(*port));
-	port->id = id;
-	port->present = true; /* closed from now on, even when half set up */
-	ret = port_info(id, &info, port->name, err, errlen);
-	if (ret < 0)
-		return ret;
-
-	port_conf_for(&conf, &info, pc);
-	/* Rx interrupts where the driver has them: a device that refuses runs without. */
-	if (pc->rx_intr) {
-		conf.intr_conf.rxq = 1;
-		ret = rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, &conf);
-		if (ret < 0) {
-			LULL_LOG(INFO,
-				"port %u (%s): no rx interrupts (%s): its PMD will not hand "
-				"over",
-				id, port->name, strerror(-ret));
-			conf.intr_conf.rxq = 0;
-		}
-	}
-	ret = conf.intr_conf.rxq ? 0 : rte_eth_dev_configure(id, pc->n_rxq, pc->n_txq, &conf);
-	port->rx_intr = conf.intr_conf.rxq;
-	if (ret < 0) {
-		snprintf(err, errlen, "port %u (%s): configure with %u rx / %u tx queues: %s", id,
-			port->name, pc->n_rxq, pc->n_txq, strerror(-ret));
-		return ret;
-	}
 	for (uint16_t q = 0; q < pc->n_rxq; q++) {
 		ret = rte_eth_rx_queue_setup(id, q, pc->n_rxd, socket, NULL, pool);
 		if (ret < 0) {
@@ -119,9 +119,9 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 		}
 	}
 	for (uint16_t q = 0; q < pc->n_txq; q++) {
-		struct rte_eth_txconf txconf = info.default_txconf;
+		struct rte_eth_txconf txconf = info->default_txconf;
 
-		txconf.offloads = conf.txmode.offloads;
+		txconf.offloads = conf->txmode.offloads;
 		ret = rte_eth_tx_queue_setup(id, q, pc->n_txd, socket, &txconf);
 		if (ret < 0) {
 			snprintf(err, errlen, "--txd: port %u (%s) refused %u tx descriptors: %s",
@@ -129,16 +129,22 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 			return ret;
 		}
 	}
-	ret = rte_eth_dev_start(id);
-	if (ret < 0) {
-		snprintf(err, errlen, "port %u (%s): start: %s", id, port->name, strerror(-ret));
-		return ret;
-	}
-	port->started = true;
+	return 0;
+}
+
+/* What a started port turned out to have: kernel drop counters, scatter,
+ * an interrupt fd, promiscuous mode, its MAC. */
+static void
+port_started(
+	struct lull_port *port, const struct lull_port_conf *pc, const struct rte_eth_conf *conf)
+{
+	uint16_t id = port->id;
+	int ret;
+
 	if (lull_afp_stats_attach(&port->afp, id) > 0)
 		LULL_LOG(INFO, "port %u (%s): kernel ring drops read from %u af_packet socket(s)",
 			id, port->name, port->afp.n_fds);
-	if (lull_port_conf_segs(pc) > 1 && !(conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
+	if (lull_port_conf_segs(pc) > 1 && !(conf->rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER))
 		LULL_LOG(INFO,
 			"port %u (%s): no rx scatter offload: a frame longer than --mbuf-size "
 			"%u is chained or dropped as its driver does",
@@ -146,8 +152,7 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 	/* A driver may accept the interrupt configuration and still have no event fd. */
 	if (port->rx_intr && rte_eth_dev_rx_intr_ctl_q_get_fd(id, 0) < 0) {
 		LULL_LOG(INFO,
-			"port %u (%s): no rx interrupts (no event fd): its PMD will not hand "
-			"over",
+			"port %u (%s): no rx interrupts (no event fd): its PMD will not hand over",
 			id, port->name);
 		port->rx_intr = false;
 	}
@@ -159,6 +164,36 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 	ret = rte_eth_macaddr_get(id, &port->mac);
 	if (ret < 0)
 		memset(&port->mac, 0, sizeof(port->mac));
+}
+
+int
+lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf *pc,
+	struct rte_mempool *pool, char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf conf;
+	int ret;
+
+	memset(port, 0, sizeof(*port));
+	port->id = id;
+	port->present = true; /* closed from now on, even when half set up */
+	ret = port_info(id, &info, port->name, err, errlen);
+	if (ret < 0)
+		return ret;
+	port_conf_for(&conf, &info, pc);
+	ret = port_configure(port, pc, &conf, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = port_setup_queues(port, pc, &info, &conf, pool, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = rte_eth_dev_start(id);
+	if (ret < 0) {
+		snprintf(err, errlen, "port %u (%s): start: %s", id, port->name, strerror(-ret));
+		return ret;
+	}
+	port->started = true;
+	port_started(port, pc, &conf);
 	return 0;
 }
 
