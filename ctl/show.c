@@ -120,94 +120,110 @@ us_or_na(uint64_t ns, char *buf)
 	return buf;
 }
 
+/* A PMD's sleep settings: policy, budget, wake, step, window and the rest. */
+static void
+show_sleep_settings(FILE *out, json_t *p)
+{
+	fprintf(out,
+		"pmd thread core %" PRIu64 ": policy %s, max sleep %" PRIu64
+		" us, latency budget %" PRIu64 " us, linger %" PRIu64 " us, wake %s\n",
+		u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"), u(p, "latency_budget_us"),
+		u(p, "linger_us"), s(p, "wake"));
+	if (strcmp(s(p, "wake_inject"), "off") != 0 && strcmp(s(p, "wake_inject"), "?") != 0)
+		fprintf(out, "  injected slow wakes: %s (--wake-inject: a test setting)\n",
+			s(p, "wake_inject"));
+	fprintf(out,
+		"  step %" PRIu64 " us, busy threshold %" PRIu64 ", window %" PRIu64
+		", timer slack %" PRIu64 " ns, rx interrupts after %" PRIu64 " ms, drain %" PRIu64
+		" us, %" PRIu64 " rx queue(s), generation %" PRIu64 "\n",
+		u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"), u(p, "timer_slack_ns"),
+		u(p, "intr_after_ms"), u(p, "drain_us"), u(p, "rx_queues"), u(p, "generation"));
+}
+
+/* The burst a PMD's sleeps tolerate, from its smallest rx ring. */
+static void
+show_sleep_burst(FILE *out, json_t *p)
+{
+	if (u(p, "rx_queues") == 0) /* parked: no ring to fill */
+		fprintf(out, "  burst tolerance: no rx queue (parked)\n");
+	else if (u(p, "burst_tolerance") == 0)
+		fprintf(out,
+			"  burst tolerance: any line-rate burst (rx ring %" PRIu64
+			" of port %" PRIu64 " fills in %s us at %s Mpps, %s)\n",
+			u(p, "rx_ring"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
+			s(p, "line_mpps"), s(p, "line_rate"));
+	else
+		fprintf(out,
+			"  burst tolerance: %" PRIu64 " packets (rx ring of port %" PRIu64
+			" fills in %s us at %s Mpps, %s; a ring of %" PRIu64
+			" absorbs any burst)\n",
+			u(p, "burst_tolerance"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
+			s(p, "line_mpps"), s(p, "line_rate"), u(p, "ring_for_any_burst"));
+}
+
+/* What a PMD's sleeps did, the cost model they were planned with, and now. */
+static void
+show_sleep_model(FILE *out, json_t *p)
+{
+	char a[16], b[16];
+
+	fprintf(out,
+		"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us, "
+		"budget misses %" PRIu64 "\n",
+		u(p, LULL_KEY_SLEEPS), (double)u(p, "avg_sleep_ns") / 1e3,
+		(double)u(p, "avg_oversleep_ns") / 1e3, u(p, LULL_KEY_BUDGET_MISSES));
+	fprintf(out,
+		"  cost model: wake lateness (the sleep's own) p50 %.1f us, p99 %.1f us; "
+		"CPU per wait: "
+		"timed %s, interrupt %s; %.0f ns per packet\n",
+		(double)u(p, LULL_KEY_LATE_P50_NS) / 1e3, (double)u(p, LULL_KEY_LATE_P99_NS) / 1e3,
+		us_or_na(u(p, LULL_KEY_TIMED_CPU_NS), a), us_or_na(u(p, LULL_KEY_INTR_CPU_NS), b),
+		(double)u(p, "pkt_ns"));
+	/* the lateness above is the sleep's own: what another thread's turn on
+	 * the CPU added would have delayed a polling thread as well */
+	if (u(p, LULL_KEY_QUEUED_WAITS) > 0)
+		fprintf(out,
+			"  run-queue delay of a timed wait: %.1f us (%" PRIu64
+			" waits measured; another thread had the CPU: not charged to "
+			"the budget)\n",
+			(double)u(p, LULL_KEY_QUEUED_NS) / 1e3, u(p, LULL_KEY_QUEUED_WAITS));
+	else
+		fprintf(out, "  run-queue delay of a timed wait: n/a (not measured)\n");
+	fprintf(out,
+		"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
+		"interrupt waits below %.1f kpps\n",
+		s(p, LULL_KEY_MODE), (double)u(p, LULL_KEY_RATE_PPS) / 1e3,
+		(double)u(p, LULL_KEY_PEAK_PPS) / 1e3, (double)u(p, LULL_KEY_SLEEP_NS) / 1e3,
+		(double)u(p, LULL_KEY_INTR_BELOW_PPS) / 1e3);
+	if (strcmp(s(p, "policy"), "rate") == 0 && u(p, LULL_KEY_KEPT_PCT) < 99) {
+		const struct lull_kept_view v = {
+			.budget_ns = u(p, "latency_budget_us") * 1000,
+			.kept_pct = (unsigned int)u(p, LULL_KEY_KEPT_PCT),
+			.late_p50_ns = u(p, LULL_KEY_LATE_P50_NS),
+			.late_p99_ns = u(p, LULL_KEY_LATE_P99_NS),
+			.kept_late_ns = u(p, LULL_KEY_KEPT_LATE_NS),
+			.wait_cpu_ns = u(p, LULL_KEY_TIMED_CPU_NS),
+			.strict = strcmp(s(p, "strict_budget"), "on") == 0,
+		};
+		char line[320];
+
+		lull_policy_kept_text(line, sizeof(line), &v);
+		fprintf(out, "  %s\n", line);
+	}
+}
+
 void
 lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 {
 	const char *key;
 	json_t *p;
-	char a[16], b[16];
 
 	json_object_foreach(sleep, key, p)
 	{
 		(void)key;
-		fprintf(out,
-			"pmd thread core %" PRIu64 ": policy %s, max sleep %" PRIu64
-			" us, latency budget %" PRIu64 " us, linger %" PRIu64 " us, wake %s\n",
-			u(p, "lcore"), s(p, "policy"), u(p, "max_sleep_us"),
-			u(p, "latency_budget_us"), u(p, "linger_us"), s(p, "wake"));
-		if (strcmp(s(p, "wake_inject"), "off") != 0 &&
-			strcmp(s(p, "wake_inject"), "?") != 0)
-			fprintf(out, "  injected slow wakes: %s (--wake-inject: a test setting)\n",
-				s(p, "wake_inject"));
-		fprintf(out,
-			"  step %" PRIu64 " us, busy threshold %" PRIu64 ", window %" PRIu64
-			", timer slack %" PRIu64 " ns, rx interrupts after %" PRIu64
-			" ms, drain %" PRIu64 " us, %" PRIu64 " rx queue(s), generation %" PRIu64
-			"\n",
-			u(p, "step_us"), u(p, "busy_threshold"), u(p, "window"),
-			u(p, "timer_slack_ns"), u(p, "intr_after_ms"), u(p, "drain_us"),
-			u(p, "rx_queues"), u(p, "generation"));
-		if (u(p, "rx_queues") == 0) /* parked: no ring to fill */
-			fprintf(out, "  burst tolerance: no rx queue (parked)\n");
-		else if (u(p, "burst_tolerance") == 0)
-			fprintf(out,
-				"  burst tolerance: any line-rate burst (rx ring %" PRIu64
-				" of port %" PRIu64 " fills in %s us at %s Mpps, %s)\n",
-				u(p, "rx_ring"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
-				s(p, "line_mpps"), s(p, "line_rate"));
-		else
-			fprintf(out,
-				"  burst tolerance: %" PRIu64 " packets (rx ring of port %" PRIu64
-				" fills in %s us at %s Mpps, %s; a ring of %" PRIu64
-				" absorbs any burst)\n",
-				u(p, "burst_tolerance"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
-				s(p, "line_mpps"), s(p, "line_rate"), u(p, "ring_for_any_burst"));
-		fprintf(out,
-			"  sleeps %" PRIu64 ", average %.1f us, average oversleep %.1f us, "
-			"budget misses %" PRIu64 "\n",
-			u(p, LULL_KEY_SLEEPS), (double)u(p, "avg_sleep_ns") / 1e3,
-			(double)u(p, "avg_oversleep_ns") / 1e3, u(p, LULL_KEY_BUDGET_MISSES));
-		fprintf(out,
-			"  cost model: wake lateness (the sleep's own) p50 %.1f us, p99 %.1f us; "
-			"CPU per wait: "
-			"timed %s, interrupt %s; %.0f ns per packet\n",
-			(double)u(p, LULL_KEY_LATE_P50_NS) / 1e3,
-			(double)u(p, LULL_KEY_LATE_P99_NS) / 1e3,
-			us_or_na(u(p, LULL_KEY_TIMED_CPU_NS), a),
-			us_or_na(u(p, LULL_KEY_INTR_CPU_NS), b), (double)u(p, "pkt_ns"));
-		/* the lateness above is the sleep's own: what another thread's turn on
-		 * the CPU added would have delayed a polling thread as well */
-		if (u(p, LULL_KEY_QUEUED_WAITS) > 0)
-			fprintf(out,
-				"  run-queue delay of a timed wait: %.1f us (%" PRIu64
-				" waits measured; another thread had the CPU: not charged to "
-				"the budget)\n",
-				(double)u(p, LULL_KEY_QUEUED_NS) / 1e3,
-				u(p, LULL_KEY_QUEUED_WAITS));
-		else
-			fprintf(out, "  run-queue delay of a timed wait: n/a (not measured)\n");
-		fprintf(out,
-			"  now: %s, arrivals %.1f kpps (peak %.1f kpps), planned sleep %.1f us, "
-			"interrupt waits below %.1f kpps\n",
-			s(p, LULL_KEY_MODE), (double)u(p, LULL_KEY_RATE_PPS) / 1e3,
-			(double)u(p, LULL_KEY_PEAK_PPS) / 1e3,
-			(double)u(p, LULL_KEY_SLEEP_NS) / 1e3,
-			(double)u(p, LULL_KEY_INTR_BELOW_PPS) / 1e3);
-		if (strcmp(s(p, "policy"), "rate") == 0 && u(p, LULL_KEY_KEPT_PCT) < 99) {
-			const struct lull_kept_view v = {
-				.budget_ns = u(p, "latency_budget_us") * 1000,
-				.kept_pct = (unsigned int)u(p, LULL_KEY_KEPT_PCT),
-				.late_p50_ns = u(p, LULL_KEY_LATE_P50_NS),
-				.late_p99_ns = u(p, LULL_KEY_LATE_P99_NS),
-				.kept_late_ns = u(p, LULL_KEY_KEPT_LATE_NS),
-				.wait_cpu_ns = u(p, LULL_KEY_TIMED_CPU_NS),
-				.strict = strcmp(s(p, "strict_budget"), "on") == 0,
-			};
-			char line[320];
-
-			lull_policy_kept_text(line, sizeof(line), &v);
-			fprintf(out, "  %s\n", line);
-		}
+		show_sleep_settings(out, p);
+		show_sleep_burst(out, p);
+		show_sleep_model(out, p);
 	}
 }
 
