@@ -27,42 +27,6 @@ add_pct(struct rte_tel_data *d, const char *name, double pct)
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
-/* Counters since the last pmd-stats-clear. */
-struct pmd_view {
-	uint64_t stats[LULL_PMD_N_STATS];
-	uint64_t rx, tx, tx_dropped;
-	struct lull_hist burst_pkts, sleep_ns;
-};
-
-static uint64_t
-minus(uint64_t v, uint64_t base)
-{
-	return v > base ? v - base : 0;
-}
-
-static void
-pmd_view(const struct lull_fwd *fwd, unsigned int i, struct pmd_view *v)
-{
-	const struct lull_pmd *pmd = fwd->pmds[i];
-	const struct lull_pmd_base *b = fwd->base[i];
-
-	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-		v->stats[s] = minus(lull_counter_read(&pmd->nap.stats[s]), b ? b->stats[s] : 0);
-	v->rx = 0;
-	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
-			v->rx += minus(
-				lull_counter_read(&pmd->rx_pkts[p][q]), b ? b->rx_pkts[p][q] : 0);
-	v->tx = minus(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
-	v->tx_dropped = minus(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
-	lull_pmd_burst_hist(pmd, &v->burst_pkts);
-	lull_hist_snapshot(&v->sleep_ns, &pmd->nap.sleep_ns);
-	if (b != NULL) {
-		lull_hist_sub(&v->burst_pkts, &b->burst_pkts);
-		lull_hist_sub(&v->sleep_ns, &b->sleep_ns);
-	}
-}
-
 static void
 add_quantiles(struct rte_tel_data *d, const char *prefix, const struct lull_hist *h)
 {
@@ -100,7 +64,7 @@ pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
 
 /* What a per-PMD command writes into its PMD's dict c; v holds the PMD's counters
  * since the last pmd-stats-clear. */
-typedef void pmd_fill_fn(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+typedef void pmd_fill_fn(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view *v,
 	struct rte_tel_data *c);
 
 /*
@@ -112,7 +76,7 @@ static int
 for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 {
 	struct lull_fwd *fwd = lull_tel_fwd;
-	struct pmd_view *v = malloc(sizeof(*v));
+	struct lull_pmd_view *v = malloc(sizeof(*v));
 	int found = 0;
 
 	if (v == NULL)
@@ -136,7 +100,7 @@ for_each_pmd(struct rte_tel_data *d, int lcore, pmd_fill_fn *fill)
 		if (c == NULL)
 			break;
 		found++;
-		pmd_view(fwd, i, v);
+		lull_stats_view(fwd, i, v);
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_u64(c, "lcore", pmd->lcore);
 		/* of how many: a reply past DPDK's 16 KB loses PMDs, silently, and a
@@ -163,12 +127,11 @@ reply_pmds_error(struct rte_tel_data *d, int ret)
 }
 
 static void
-fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view *v,
 	struct rte_tel_data *c)
 {
 	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
-	rte_tel_data_add_dict_u64(c, "duration_cycles",
-		rte_rdtsc() - (fwd->base[i] ? fwd->base[i]->tsc : fwd->start_tsc));
+	rte_tel_data_add_dict_u64(c, "duration_cycles", v->duration_tsc);
 	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
 		rte_tel_data_add_dict_u64(c, lull_pmd_stat_name(s), v->stats[s]);
 	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
@@ -214,7 +177,7 @@ lull_tel_cmd_pmd_perf(const char *cmd, const char *params, struct rte_tel_data *
 
 /* The settings in force (the block the PMD acknowledged) and sleep averages. */
 static void
-fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view *v,
 	struct rte_tel_data *c)
 {
 	const struct lull_pmd_params *prm = lull_pmd_taken(fwd->pmds[i]);
@@ -289,31 +252,27 @@ lull_tel_cmd_pmd_sleep(const char *cmd, const char *params, struct rte_tel_data 
  * share of the packets is its share of the busy cycles for a forwarder that does
  * the same work per packet. */
 static void
-fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct pmd_view *v,
+fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view *v,
 	struct rte_tel_data *c)
 {
 	const struct lull_pmd *pmd = fwd->pmds[i];
 	const struct lull_pmd_params *prm = lull_pmd_taken(pmd);
-	const struct lull_pmd_base *b = fwd->base[i];
 	struct lull_pmd_derived dv;
 	char key[40];
 
 	lull_pmd_derive(v->stats, v->rx, &dv);
 	add_pct(c, "busy_pct", dv.busy_pct);
 	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
-	rte_tel_data_add_dict_u64(
-		c, "duration_cycles", rte_rdtsc() - (b ? b->tsc : fwd->start_tsc));
+	rte_tel_data_add_dict_u64(c, "duration_cycles", v->duration_tsc);
 	for (unsigned int q = 0; q < prm->n_rxqs && q < (RTE_TEL_MAX_DICT_ENTRIES - 8) / 2; q++) {
 		const struct lull_rxq_conf *rc = &prm->rxqs[q];
 
 		snprintf(key, sizeof(key), "rxq_%u_%u", rc->port, rc->queue);
-		rte_tel_data_add_dict_u64(c, key,
-			minus(lull_counter_read(&pmd->rx_pkts[rc->port][rc->queue]),
-				b ? b->rx_pkts[rc->port][rc->queue] : 0));
+		rte_tel_data_add_dict_u64(
+			c, key, lull_stats_rxq(fwd, i, rc->port, rc->queue, false));
 		snprintf(key, sizeof(key), "cyc_%u_%u", rc->port, rc->queue);
-		rte_tel_data_add_dict_u64(c, key,
-			minus(lull_counter_read(&pmd->rx_cycles[rc->port][rc->queue]),
-				b ? b->rx_cycles[rc->port][rc->queue] : 0));
+		rte_tel_data_add_dict_u64(
+			c, key, lull_stats_rxq(fwd, i, rc->port, rc->queue, true));
 	}
 }
 

@@ -20,16 +20,7 @@
 #include "port.h"
 #include "txq_watch.h"
 
-/** What lull_control_stats_clear() saw, subtracted from what the show commands report. */
-struct lull_pmd_base {
-	uint64_t tsc; /**< when */
-	uint64_t stats[LULL_PMD_N_STATS];
-	uint64_t rx_pkts[LULL_MAX_PORTS][LULL_MAX_QUEUES];
-	uint64_t rx_cycles[LULL_MAX_PORTS][LULL_MAX_QUEUES];
-	uint64_t tx_sent, tx_dropped;
-	struct lull_hist burst_pkts;
-	struct lull_hist sleep_ns;
-};
+struct lull_pmd_base; /* fwd/control/stats.h: the since-clear baseline */
 
 /** Live rx-queue moves and consolidation (fwd/control/balance.c): control plane only. */
 struct lull_balance {

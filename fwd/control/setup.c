@@ -15,6 +15,7 @@
 
 #include "balance.h"
 #include "log.h"
+#include "stats.h"
 #include "topology.h"
 
 static struct lull_sys
@@ -159,10 +160,9 @@ lull_fwd_teardown(struct lull_fwd *fwd)
 	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
 		lull_pmd_free(fwd->pmds[i]);
 		fwd->pmds[i] = NULL;
-		free(fwd->base[i]);
-		fwd->base[i] = NULL;
 	}
 	fwd->n_pmds = 0;
+	lull_stats_free_locked(fwd);
 	lull_balance_free(fwd);
 	if (fwd->pool != NULL) {
 		ret = check_pool(fwd);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "stats.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -19,6 +21,89 @@ lull_stats_port(const struct lull_fwd *fwd, uint16_t port)
 		c.tx_dropped += lull_pmd_port_tx(pmd, port, true);
 	}
 	return c;
+}
+
+/* A counter since its baseline: never below zero (a PMD recreated since). */
+static uint64_t
+since_base(uint64_t v, uint64_t base)
+{
+	return v > base ? v - base : 0;
+}
+
+int
+lull_stats_clear_locked(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
+		const struct lull_pmd *pmd = fwd->pmds[i];
+		struct lull_pmd_base *b = fwd->base[i];
+
+		if (b == NULL)
+			b = fwd->base[i] = calloc(1, sizeof(*b));
+		if (b == NULL) {
+			snprintf(err, errlen, "pmd-stats-clear: out of memory");
+			return -ENOMEM;
+		}
+		b->tsc = rte_rdtsc();
+		lull_pmd_read_stats(pmd, b->stats);
+		for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
+				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
+				b->rx_cycles[p][q] = lull_counter_read(&pmd->rx_cycles[p][q]);
+			}
+		b->tx_sent = lull_pmd_tx_total(pmd, false);
+		b->tx_dropped = lull_pmd_tx_total(pmd, true);
+		lull_pmd_burst_hist(pmd, &b->burst_pkts);
+		lull_hist_snapshot(&b->sleep_ns, &pmd->nap.sleep_ns);
+	}
+	return 0;
+}
+
+void
+lull_stats_free_locked(struct lull_fwd *fwd)
+{
+	for (unsigned int i = 0; i < LULL_MAX_PMDS; i++) {
+		free(fwd->base[i]);
+		fwd->base[i] = NULL;
+	}
+}
+
+void
+lull_stats_view(const struct lull_fwd *fwd, unsigned int i, struct lull_pmd_view *v)
+{
+	const struct lull_pmd *pmd = fwd->pmds[i];
+	const struct lull_pmd_base *b = fwd->base[i];
+
+	lull_pmd_read_stats(pmd, v->stats);
+	v->rx = 0;
+	for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
+		for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++)
+			v->rx += since_base(
+				lull_counter_read(&pmd->rx_pkts[p][q]), b ? b->rx_pkts[p][q] : 0);
+	v->tx = since_base(lull_pmd_tx_total(pmd, false), b ? b->tx_sent : 0);
+	v->tx_dropped = since_base(lull_pmd_tx_total(pmd, true), b ? b->tx_dropped : 0);
+	v->duration_tsc = rte_rdtsc() - (b ? b->tsc : fwd->start_tsc);
+	lull_pmd_burst_hist(pmd, &v->burst_pkts);
+	lull_hist_snapshot(&v->sleep_ns, &pmd->nap.sleep_ns);
+	if (b == NULL)
+		return;
+	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
+		v->stats[s] = since_base(v->stats[s], b->stats[s]);
+	lull_hist_sub(&v->burst_pkts, &b->burst_pkts);
+	lull_hist_sub(&v->sleep_ns, &b->sleep_ns);
+}
+
+uint64_t
+lull_stats_rxq(
+	const struct lull_fwd *fwd, unsigned int i, uint16_t port, uint16_t queue, bool cycles)
+{
+	const struct lull_pmd *pmd = fwd->pmds[i];
+	const struct lull_pmd_base *b = fwd->base[i];
+
+	if (cycles)
+		return since_base(lull_counter_read(&pmd->rx_cycles[port][queue]),
+			b ? b->rx_cycles[port][queue] : 0);
+	return since_base(
+		lull_counter_read(&pmd->rx_pkts[port][queue]), b ? b->rx_pkts[port][queue] : 0);
 }
 
 /* The names of the counters and gauges in telemetry and lullctl's JSON. */
