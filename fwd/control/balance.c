@@ -186,45 +186,32 @@ apply_moves_locked(struct lull_fwd *fwd, const struct lull_config *cfg, const ch
 	return ret;
 }
 
-int
-lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errlen)
+/* set rxq-pmd: the parsed pins (want) applied to the draft, then moved. */
+static int
+move_pins_locked(
+	struct lull_fwd *fwd, struct lull_config *cfg, const void *arg, char *err, size_t errlen)
 {
-	struct lull_config *want = malloc(sizeof(*want)), *cfg = malloc(sizeof(*cfg));
-	int ret;
+	const struct lull_config *want = arg;
 
-	if (want == NULL || cfg == NULL) {
-		free(want);
-		free(cfg);
-		return lull_errf(err, errlen, -ENOMEM, "rxq-pmd: out of memory");
-	}
-	/* the start-time option row and its messages (no getopt: this runs on a
-	 * telemetry thread, beside others); then the running system's checks */
-	lull_config_defaults(want);
-	ret = lull_config_parse_one(want, "rxq-pmd", list, err, errlen);
-	pthread_mutex_lock(&fwd->lock);
-	if (ret == 0 && (!fwd->accepting || fwd->gone))
-		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");
-	if (ret == 0)
-		*cfg = fwd->cfg;
-	for (unsigned int i = 0; ret == 0 && i < want->n_pins; i++) {
+	for (unsigned int i = 0; i < want->n_pins; i++) {
 		const struct lull_rxq_pin *pin = &want->pins[i];
 		int pmd = 0;
 		unsigned int k = 0;
 
 		/* a running lull also needs the port there and forwarded */
 		if (!queue_forwarded(fwd, cfg, pin->port))
-			ret = lull_errf(err, errlen, -ENODEV,
+			return lull_errf(err, errlen, -ENODEV,
 				"--rxq-pmd: %u:%u: port %u is not forwarded", pin->port, pin->queue,
 				pin->port);
-		else if (pin->lcore == LULL_PIN_AUTO && pin->queue >= cfg->n_rxq)
-			ret = lull_errf(err, errlen, -EINVAL,
+		if (pin->lcore == LULL_PIN_AUTO && pin->queue >= cfg->n_rxq)
+			return lull_errf(err, errlen, -EINVAL,
 				"--rxq-pmd: %u:%u@auto: queue %u does not exist (--rxq %u)",
 				pin->port, pin->queue, pin->queue, cfg->n_rxq);
-		else if (pin->lcore != LULL_PIN_AUTO)
-			ret = pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
-		if (ret < 0)
-			break;
-		ret = 0;
+		if (pin->lcore != LULL_PIN_AUTO) {
+			pmd = lull_config_pin_pmd(cfg, pin, err, errlen);
+			if (pmd < 0)
+				return pmd;
+		}
 		while (k < cfg->n_pins &&
 			!(cfg->pins[k].port == pin->port && cfg->pins[k].queue == pin->queue))
 			k++;
@@ -235,21 +222,32 @@ lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errl
 			continue;
 		}
 		cfg->rxq_pmd[pin->port][pin->queue] = (uint16_t)pmd;
-		if (k == LULL_MAX_PINS) {
-			ret = lull_errf(err, errlen, -E2BIG,
+		if (k == LULL_MAX_PINS) /* pins[k] would be past the end */
+			return lull_errf(err, errlen, -E2BIG,
 				"--rxq-pmd: more than %d pins (PORT:QUEUE@auto unpins)",
 				LULL_MAX_PINS);
-			break; /* pins[k] would be past the end */
-		}
 		if (k == cfg->n_pins)
 			cfg->n_pins++;
 		cfg->pins[k] = *pin;
 	}
+	return apply_moves_locked(fwd, cfg, "set rxq-pmd", err, errlen);
+}
+
+int
+lull_balance_move(struct lull_fwd *fwd, const char *list, char *err, size_t errlen)
+{
+	struct lull_config *want = malloc(sizeof(*want));
+	int ret;
+
+	if (want == NULL)
+		return lull_errf(err, errlen, -ENOMEM, "rxq-pmd: out of memory");
+	/* the start-time option row and its messages (no getopt: this runs on a
+	 * telemetry thread, beside others); then the running system's checks */
+	lull_config_defaults(want);
+	ret = lull_config_parse_one(want, "rxq-pmd", list, err, errlen);
 	if (ret == 0)
-		ret = apply_moves_locked(fwd, cfg, "set rxq-pmd", err, errlen);
-	pthread_mutex_unlock(&fwd->lock);
+		ret = lull_publish_change(fwd, "rxq-pmd", move_pins_locked, want, err, errlen);
 	free(want);
-	free(cfg);
 	return ret;
 }
 
@@ -299,39 +297,31 @@ queue_list_apply(struct lull_config *cfg, const struct lull_cons_queue *qs, unsi
 		cfg->rxq_pmd[qs[i].id / LULL_MAX_QUEUES][qs[i].id % LULL_MAX_QUEUES] = qs[i].pmd;
 }
 
-int
-lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
+/* pmd-rxq-rebalance: every queue but the pinned ones anew, least loaded first. */
+static int
+rebalance_locked(
+	struct lull_fwd *fwd, struct lull_config *cfg, const void *arg, char *err, size_t errlen)
 {
-	struct lull_config *cfg = malloc(sizeof(*cfg));
 	double load[LULL_MAX_PMDS] = {0};
 	bool every[LULL_MAX_PMDS];
 	struct lull_cons_queue *qs = bal_qs;
-	int ret = 0;
+	unsigned int n = queue_list(fwd, &fwd->cfg, qs, true);
 
-	if (cfg == NULL)
-		return lull_errf(err, errlen, -ENOMEM, "pmd-rxq-rebalance: out of memory");
+	(void)arg;
 	memset(every, 1, sizeof(every));
-	pthread_mutex_lock(&fwd->lock);
-	if (!fwd->accepting || fwd->gone)
-		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");
-	if (ret == 0) {
-		unsigned int n = queue_list(fwd, &fwd->cfg, qs, true);
+	if (!lull_cons_assign(qs, n, cfg->n_pmds, NULL, every, load, 1e300, LULL_PMD_MAX_RXQS))
+		return lull_errf(err, errlen, -E2BIG,
+			"pmd-rxq-rebalance: %u rx queues do not fit on %u PMDs of at most %d each "
+			"(with the pinned ones where they are)",
+			n, cfg->n_pmds, LULL_PMD_MAX_RXQS);
+	queue_list_apply(cfg, qs, n);
+	return apply_moves_locked(fwd, cfg, "pmd-rxq-rebalance", err, errlen);
+}
 
-		*cfg = fwd->cfg;
-		if (!lull_cons_assign(
-			    qs, n, cfg->n_pmds, NULL, every, load, 1e300, LULL_PMD_MAX_RXQS))
-			ret = lull_errf(err, errlen, -E2BIG,
-				"pmd-rxq-rebalance: %u rx queues do not fit on %u PMDs of at most "
-				"%d each (with the pinned ones where they are)",
-				n, cfg->n_pmds, LULL_PMD_MAX_RXQS);
-		if (ret == 0) {
-			queue_list_apply(cfg, qs, n);
-			ret = apply_moves_locked(fwd, cfg, "pmd-rxq-rebalance", err, errlen);
-		}
-	}
-	pthread_mutex_unlock(&fwd->lock);
-	free(cfg);
-	return ret;
+int
+lull_balance_rebalance(struct lull_fwd *fwd, char *err, size_t errlen)
+{
+	return lull_publish_change(fwd, "pmd-rxq-rebalance", rebalance_locked, NULL, err, errlen);
 }
 
 /* The window closed: loads per PMD and per queue, as shares of a core. */
@@ -407,10 +397,9 @@ consolidate(struct lull_fwd *fwd, uint64_t now_ns)
 	if (lull_cons_decide(&b->cons, &prm, pmds, now->n_pmds, bal_qs, n, now_ns, &d) ==
 		LULL_CONS_STAY)
 		return;
-	cfg = malloc(sizeof(*cfg));
+	cfg = lull_publish_draft_locked(fwd);
 	if (cfg == NULL)
 		return;
-	*cfg = *now;
 	queue_list_apply(cfg, bal_qs, n);
 	if (d.kind == LULL_CONS_UNPACK)
 		snprintf(why, sizeof(why),
@@ -454,9 +443,8 @@ home_queues(struct lull_fwd *fwd)
 			else
 				dark++;
 		}
-	if (dark == 0 || now->n_pmds == 0 || (cfg = malloc(sizeof(*cfg))) == NULL)
+	if (dark == 0 || now->n_pmds == 0 || (cfg = lull_publish_draft_locked(fwd)) == NULL)
 		return;
-	*cfg = *now;
 	for (unsigned int p = 0; p < cfg->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq; q++) {
 			unsigned int best = 0;
@@ -482,14 +470,13 @@ finish_move(struct lull_fwd *fwd)
 {
 	struct lull_balance *b = &fwd->bal;
 	const struct lull_config *to = b->move_to;
-	struct lull_config *cfg = malloc(sizeof(*cfg));
+	struct lull_config *cfg = lull_publish_draft_locked(fwd);
 	unsigned int n = 0;
 	char err[256];
 	int ret;
 
 	if (cfg == NULL)
 		return; /* the next tick */
-	*cfg = fwd->cfg;
 	for (unsigned int p = 0; p < cfg->n_ports && p < to->n_ports; p++)
 		for (unsigned int q = 0; q < cfg->n_rxq && q < to->n_rxq; q++)
 			if (queue_forwarded(fwd, cfg, p) && cfg->rxq_pmd[p][q] >= cfg->n_pmds &&

@@ -19,6 +19,7 @@
 #include <rte_malloc.h>
 
 #include "isolate.h"
+#include "stats.h"
 
 /* A change under the control lock, on a copy of the configuration (cfg) that
  * becomes fwd->cfg only if the change applies whole. */
@@ -28,39 +29,10 @@ struct change {
 	uint16_t *id;
 };
 
-typedef int change_fn(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch,
-	char *err, size_t errlen);
-
 static int
-with_config_copy(
-	struct lull_fwd *fwd, change_fn *fn, const struct change *ch, char *err, size_t errlen)
+set_locked(struct lull_fwd *fwd, struct lull_config *cfg, const void *arg, char *err, size_t errlen)
 {
-	struct lull_config *cfg = malloc(sizeof(*cfg)); /* large: not on a telemetry stack */
-	int ret;
-
-	if (cfg == NULL) {
-		snprintf(err, errlen, "%s: out of memory", ch->what);
-		return -ENOMEM;
-	}
-	pthread_mutex_lock(&fwd->lock);
-	/* checked under the lock that stopping takes first: no change starts after
-	 * the PMDs were told to stop, and none is running while ports are closed */
-	if (!fwd->accepting) {
-		snprintf(err, errlen, "lull is starting or stopping: try again");
-		ret = -EAGAIN;
-	} else {
-		*cfg = fwd->cfg;
-		ret = fn(fwd, cfg, ch, err, errlen);
-	}
-	pthread_mutex_unlock(&fwd->lock);
-	free(cfg);
-	return ret;
-}
-
-static int
-set_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
-	size_t errlen)
-{
+	const struct change *ch = arg;
 	char why[96];
 	int ret = lull_config_set(cfg, ch->a, ch->b, err, errlen);
 
@@ -75,7 +47,7 @@ lull_control_set(struct lull_fwd *fwd, const char *key, const char *value, char 
 {
 	const struct change ch = {.what = "set", .a = key, .b = value};
 
-	return with_config_copy(fwd, set_locked, &ch, err, errlen);
+	return lull_publish_change(fwd, ch.what, set_locked, &ch, err, errlen);
 }
 
 int
@@ -117,9 +89,10 @@ ports_present(const struct lull_fwd *fwd)
 }
 
 static int
-port_add_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
-	size_t errlen)
+port_add_locked(
+	struct lull_fwd *fwd, struct lull_config *cfg, const void *arg, char *err, size_t errlen)
 {
+	const struct change *ch = arg;
 	const char *devargs = ch->a, *peer_name = ch->b;
 	uint16_t *id = ch->id;
 	bool before[LULL_MAX_PORTS] = {false};
@@ -223,7 +196,7 @@ lull_control_port_add(struct lull_fwd *fwd, const char *devargs, const char *pee
 	char *err, size_t errlen)
 {
 	const struct change ch = {.what = "port-add", .a = devargs, .b = peer, .id = id};
-	int ret = with_config_copy(fwd, port_add_locked, &ch, err, errlen);
+	int ret = lull_publish_change(fwd, ch.what, port_add_locked, &ch, err, errlen);
 
 	if (ret == 0 || ret == -ETIMEDOUT)
 		port_add_wait_link(fwd, *id);
@@ -233,9 +206,10 @@ lull_control_port_add(struct lull_fwd *fwd, const char *devargs, const char *pee
 static void port_gone(struct lull_fwd *fwd, uint16_t id);
 
 static int
-port_del_locked(struct lull_fwd *fwd, struct lull_config *cfg, const struct change *ch, char *err,
-	size_t errlen)
+port_del_locked(
+	struct lull_fwd *fwd, struct lull_config *cfg, const void *arg, char *err, size_t errlen)
 {
+	const struct change *ch = arg;
 	char why[96];
 	uint16_t id;
 	int ret = lull_control_port_find(fwd, ch->a, err, errlen);
@@ -291,7 +265,7 @@ lull_control_port_del(struct lull_fwd *fwd, const char *name, char *err, size_t 
 {
 	const struct change ch = {.what = "port-del", .a = name};
 
-	return with_config_copy(fwd, port_del_locked, &ch, err, errlen);
+	return lull_publish_change(fwd, ch.what, port_del_locked, &ch, err, errlen);
 }
 
 int
@@ -305,30 +279,7 @@ lull_control_stats_clear(struct lull_fwd *fwd, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", LULL_STOPPING);
 		return -ESHUTDOWN;
 	}
-	for (unsigned int i = 0; i < fwd->n_pmds; i++) {
-		const struct lull_pmd *pmd = fwd->pmds[i];
-		struct lull_pmd_base *b = fwd->base[i];
-
-		if (b == NULL)
-			b = fwd->base[i] = calloc(1, sizeof(*b));
-		if (b == NULL) {
-			snprintf(err, errlen, "pmd-stats-clear: out of memory");
-			ret = -ENOMEM;
-			break;
-		}
-		b->tsc = rte_rdtsc();
-		for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-			b->stats[s] = lull_counter_read(&pmd->nap.stats[s]);
-		for (unsigned int p = 0; p < LULL_MAX_PORTS; p++)
-			for (unsigned int q = 0; q < LULL_MAX_QUEUES; q++) {
-				b->rx_pkts[p][q] = lull_counter_read(&pmd->rx_pkts[p][q]);
-				b->rx_cycles[p][q] = lull_counter_read(&pmd->rx_cycles[p][q]);
-			}
-		b->tx_sent = lull_pmd_tx_total(pmd, false);
-		b->tx_dropped = lull_pmd_tx_total(pmd, true);
-		lull_pmd_burst_hist(pmd, &b->burst_pkts);
-		lull_hist_snapshot(&b->sleep_ns, &pmd->nap.sleep_ns);
-	}
+	ret = lull_stats_clear_locked(fwd, err, errlen);
 	pthread_mutex_unlock(&fwd->lock);
 	return ret;
 }

@@ -3,10 +3,12 @@
 
 #include "isolate.h"
 #include "log.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_lcore.h>
@@ -249,4 +251,36 @@ lull_publish_all_took(const struct lull_fwd *fwd, uint64_t gen)
 		if (atomic_load_explicit(&fwd->pmds[i]->ack, memory_order_acquire) < gen)
 			return false;
 	return true;
+}
+
+struct lull_config *
+lull_publish_draft_locked(const struct lull_fwd *fwd)
+{
+	struct lull_config *draft = malloc(sizeof(*draft));
+
+	if (draft != NULL)
+		*draft = fwd->cfg;
+	return draft;
+}
+
+int
+lull_publish_change(struct lull_fwd *fwd, const char *what, lull_change_fn *fn, const void *arg,
+	char *err, size_t errlen)
+{
+	struct lull_config *draft;
+	int ret;
+
+	pthread_mutex_lock(&fwd->lock);
+	/* checked under the lock that stopping takes first: no change starts after
+	 * the PMDs were told to stop, and none is running while ports are closed */
+	if (!fwd->accepting || fwd->gone) {
+		ret = lull_errf(err, errlen, -EAGAIN, "lull is starting or stopping: try again");
+	} else if ((draft = lull_publish_draft_locked(fwd)) == NULL) {
+		ret = lull_errf(err, errlen, -ENOMEM, "%s: out of memory", what);
+	} else {
+		ret = fn(fwd, draft, arg, err, errlen);
+		free(draft);
+	}
+	pthread_mutex_unlock(&fwd->lock);
+	return ret;
 }

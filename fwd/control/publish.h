@@ -48,6 +48,25 @@ int lull_publish_pin_threads(struct lull_fwd *fwd, char *err, size_t errlen);
 /** Log a PMD's effective values (its acknowledged block): "lull: WHY: PMD ..." */
 void lull_publish_log_pmd(const struct lull_fwd *fwd, unsigned int i, const char *why);
 
+/** A change of the configuration: edits draft, a copy of fwd->cfg, and
+ * publishes it (or returns an error and nothing changes); under fwd->lock. */
+typedef int lull_change_fn(
+	struct lull_fwd *fwd, struct lull_config *draft, const void *arg, char *err, size_t errlen);
+
+/**
+ * The one change transaction of set, ports and placement: take fwd->lock,
+ * refuse while lull is starting or stopping (-EAGAIN), call fn on a copy of
+ * fwd->cfg (on the heap: a telemetry thread's stack is small), free the copy.
+ * what names the change for "out of memory".
+ *
+ * @return what fn returned, -EAGAIN or -ENOMEM, with a message in err.
+ */
+int lull_publish_change(struct lull_fwd *fwd, const char *what, lull_change_fn *fn, const void *arg,
+	char *err, size_t errlen);
+
+/** A heap copy of fwd->cfg to edit under fwd->lock (free() it); NULL without memory. */
+struct lull_config *lull_publish_draft_locked(const struct lull_fwd *fwd);
+
 /** Every running PMD acknowledged a block of generation gen or newer. */
 bool lull_publish_all_took(const struct lull_fwd *fwd, uint64_t gen);
 
