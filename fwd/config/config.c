@@ -123,7 +123,7 @@ lull_config_port_conf(const struct lull_config *cfg, struct lull_port_conf *pc)
 		.n_rxd = cfg->n_rxd,
 		.n_txd = cfg->n_txd,
 		.mbuf_size = cfg->mbuf_size,
-		.rx_intr = cfg->intr_after_ms != 0 && cfg->sleep.policy != LULL_POLICY_OFF,
+		.rx_intr = cfg->wk.intr_after_ms != 0 && cfg->sleep.policy != LULL_POLICY_OFF,
 		.log_name = "lull"};
 }
 

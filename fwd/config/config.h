@@ -26,6 +26,7 @@
 #include "sleepopt.h"
 #include "slowwake.h"
 #include "wake.h"
+#include "wakeopt.h"
 
 #define LULL_MAX_PMDS     64  /**< PMD threads */
 #define LULL_MAX_QUEUES   64  /**< rx or tx queues per port */
@@ -108,15 +109,11 @@ struct lull_config {
 
 	/* Sleeping (lib/policy, nap/wait). */
 	struct lull_sleep_opts sleep; /**< the options lull-sim shares (lib/sleepopt) */
-	enum lull_wake_kind wake;
-	struct lull_slowwake_params wake_inject; /**< --wake-inject (all 0: off) */
-	uint32_t timer_slack_ns;
+	struct lull_wake_opts wk;     /**< how PMDs wait: the rows the engine's drop-in shares */
 	struct lull_rxq_id critical[LULL_MAX_PINS]; /**< latency-critical rx queues */
 	unsigned int n_critical;
 	uint32_t critical_sleep_max_us; /**< cap of a PMD polling a critical queue */
-	uint32_t intr_after_ms;    /**< hand over to rx interrupts after this idle; 0 = never */
-	uint32_t intr_wait_max_ms; /**< longest single wait for an rx interrupt */
-	uint32_t hotplug_ports;    /**< ports port-add may add at run time (mbufs sized for them) */
+	uint32_t hotplug_ports; /**< ports port-add may add at run time (mbufs sized for them) */
 
 	/* Sharing the PMD's core (fwd/isolate). */
 	uint32_t yield_hz;             /**< PMDs give up their CPU this often; 0 = never */

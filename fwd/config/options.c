@@ -27,12 +27,6 @@ mode_name(unsigned int k)
 	return lull_fwd_mode_name((enum lull_fwd_mode)k);
 }
 
-static const char *
-wake_name(unsigned int k)
-{
-	return lull_wake_name((enum lull_wake_kind)k);
-}
-
 static int
 parse_fwd_mode(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
 {
@@ -67,23 +61,6 @@ show_ctl(const struct lull_opt *row, const void *target, char *buf, size_t len)
 {
 	(void)row;
 	snprintf(buf, len, "%s", ctl_modes[CCFG(target)->ctl_read_only]);
-}
-
-static int
-parse_wake(const struct lull_opt *row, void *target, const char *arg, char *err, size_t errlen)
-{
-	int k = 0, ret = lull_opt_pick_by(row, arg, wake_name, LULL_WAKE_N_KINDS, &k, err, errlen);
-
-	if (ret == 0)
-		CFG(row, target)->wake = (enum lull_wake_kind)k;
-	return ret;
-}
-
-static void
-show_wake(const struct lull_opt *row, const void *target, char *buf, size_t len)
-{
-	(void)row;
-	snprintf(buf, len, "%s", lull_wake_name(CCFG(target)->wake));
 }
 
 /* Calls item(cfg, text) for each comma-separated item; the item parser names the bad one. */
@@ -473,25 +450,7 @@ static const struct lull_opt lull_opts[] = {
 		0),
 	LULL_OPT_SECTION_ROW("Sleeping"),
 	LULL_SLEEP_OPT_ROWS(T, sleep, show_busy_threshold),
-	LULL_OPT_TEXT_ROW(T, wake, "wake", "W", "auto",
-		"auto, nanosleep, pause (spin), tpause (WAITPKG) or monitor (MONITORX/UMWAIT on "
-		"the rx descriptors)",
-		NULL, SET, parse_wake, show_wake),
-	LULL_OPT_TEXT_ROW(T, wake_inject, "wake-inject", "M", "off",
-		"tests and benchmarks: a slow machine's wakes on any machine. slow-vm adds to "
-		"every wait 42 us of CPU (1 wait in 100: 160 us) and 30 us + exp(23 us) of "
-		"lateness, 1 wake in 2,000 2-5 ms more (lib/slowwake.h)",
-		NULL, SET, lull_slowwake_opt_parse, lull_slowwake_opt_show),
-	LULL_OPT_UINT_ROW(T, timer_slack_ns, "timer-slack-ns", "N", 1, 1000000,
-		LULL_NAP_STR(LULL_NAP_TIMER_SLACK_NS), "PMD threads' timer slack", SET),
-	LULL_OPT_UINT_ROW(T, intr_after_ms, "intr-after-ms", "MS", 0, 3600000, "200",
-		"where every polled queue has rx interrupts: rate waits for them when its cost "
-		"model says so, every policy after MS idle; 0 = never",
-		SET),
-	LULL_OPT_UINT_ROW(T, intr_wait_max_ms, "intr-wait-max-ms", "MS", 1, 60000,
-		LULL_NAP_STR(LULL_NAP_INTR_WAIT_MAX_MS),
-		"longest single wait for an rx interrupt (a stop or a change ends one at once)",
-		SET),
+	LULL_WAKE_OPT_ROWS(T, wk, SET),
 	LULL_OPT_TEXT_ROW(T, critical, "rxq-critical", "LIST", "none",
 		"latency-critical rx queues, PORT:QUEUE,...: the PMD polling one sleeps at most "
 		"--critical-sleep-max-us",

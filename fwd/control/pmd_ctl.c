@@ -37,18 +37,18 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 	*ret = lull_policy_check(&prm->policy);
 	if (*ret == 0)
 		*ret = lull_waiter_init(
-			&prm->waiter, cfg->wake, cfg->intr_wait_max_ms, err, errlen);
+			&prm->waiter, cfg->wk.wake, cfg->wk.intr_wait_max_ms, err, errlen);
 	else
 		snprintf(err, errlen, "PMD on lcore %u: sleep parameters out of range", lcore);
 	if (*ret < 0)
 		goto fail;
-	lull_waiter_inject(&prm->waiter, &cfg->wake_inject, (uint64_t)lcore + 1);
-	prm->timer_slack_ns = cfg->timer_slack_ns;
+	lull_waiter_inject(&prm->waiter, &cfg->wk.inject, (uint64_t)lcore + 1);
+	prm->timer_slack_ns = cfg->wk.timer_slack_ns;
 	prm->drain_us = cfg->drain_us;
 	prm->yield_hz = cfg->yield_hz;
 	prm->yield_us = cfg->yield_us;
 	prm->intr_after_ns =
-		prm->policy.kind != LULL_POLICY_OFF ? (uint64_t)cfg->intr_after_ms * 1000000 : 0;
+		prm->policy.kind != LULL_POLICY_OFF ? (uint64_t)cfg->wk.intr_after_ms * 1000000 : 0;
 	for (unsigned int p = 0; p < cfg->n_ports; p++) {
 		uint16_t dst = cfg->dst_port[p];
 
