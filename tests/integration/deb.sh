@@ -3,7 +3,8 @@
 # (lintian: no error); installed with dpkg (apt-get -f for what it depends on),
 # every program answers --help and --version from /usr/bin, the man pages are
 # where man finds them, the sleep engine's example program builds against the
-# installed pkg-config file and sleeps; then it is purged and nothing of it is left.
+# installed pkg-config file and sleeps, the preload module loads into
+# testpmd; then it is purged and nothing of it is left.
 # Usage: deb.sh VERSION
 set -euo pipefail
 version=$1
@@ -44,6 +45,10 @@ cc -Wall -Werror -o "$out/nap_example" "$root/tests/nap/example.c" \
 ldd "$out/nap_example" | grep -Eq "liblullnap.so.0 => (/usr)?/lib/" ||
 	fail "the example does not link the installed liblullnap: $(ldd "$out/nap_example")"
 bash "$root/tests/nap/example.sh" "$out/nap_example" || fail "the engine's example"
+# lull inside an unmodified program: the preload module where docs/inside.md says
+pre=$(dpkg -L lull | grep '/lull/lullnap-preload.so$') || fail "no lullnap-preload.so in the package"
+LD_PRELOAD=$pre LULL_OPTS=--help dpdk-testpmd >"$out/pre.txt" 2>&1 || fail "LULL_OPTS=--help: exit $?"
+grep -q -- "--latency-budget-us" "$out/pre.txt" || fail "LULL_OPTS=--help: $(head -n 3 "$out/pre.txt")"
 echo "installed: $(dpkg -L lull | grep -c .) paths; every program answers --help and --version $version"
 dpkg --purge lull >/dev/null || fail "dpkg --purge"
 installed=""

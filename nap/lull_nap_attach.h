@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * lull's sleep engine attached to any DPDK application's rx queues, in the
+ * spirit of rte_power_pmd_mgmt_queue_enable(): an ethdev rx callback on each
+ * queue feeds the engine (lull_nap.h) of whichever thread polls it - state is
+ * per polling thread, not per lcore id, so a queue may move between threads
+ * (OVS rebalances). A thread decides only after a round in which every queue
+ * it polls came back empty, and then waits as lull's policy says (timed
+ * waits; rx-interrupt waits are not offered here yet).
+ *
+ * The callback returns every packet the driver gave: attaching loses none.
+ * The policy sees only what the callbacks see: a thread that also polls
+ * something else (a vhost queue, a ring) must not be attached.
+ *
+ * Control path (any thread but a polling one):
+ *   lull_nap_attach_options()   lull's options, from one string (LULL_OPTS)
+ *   lull_nap_port_enable()      after rte_eth_dev_start()
+ *   lull_nap_port_disable()     before rte_eth_dev_stop()
+ *
+ * Without a rebuild, the preload library does all three around the host's
+ * own ethdev calls: LD_PRELOAD=.../lull/lullnap-preload.so (docs/inside.md).
+ * lull_nap_attach_register_telemetry() adds /lull/nap to the host's DPDK
+ * telemetry socket.
+ */
+#ifndef LULL_NAP_ATTACH_H
+#define LULL_NAP_ATTACH_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#include "lull_nap.h"
+
+/** Rx queues per port lull attaches to. */
+#define LULL_NAP_ATTACH_MAX_QUEUES 64
+/** Polling threads with an engine (a thread past them polls as before). */
+#define LULL_NAP_ATTACH_MAX_THREADS 128
+
+/**
+ * Set the options of every attached thread from one string of lull's own
+ * options ("--sleep-policy rate --latency-budget-us 250", --NAME=VALUE too):
+ * the sleep rows lull and lull-sim share and the wake rows. Threads take them
+ * within ~1000 rounds. Unset: lull's defaults.
+ *
+ * @return 0, or a negative errno with one line in err naming the bad option or value.
+ */
+int lull_nap_attach_options(const char *opts, char *err, size_t errlen);
+
+/** Print the options lull_nap_attach_options() takes, with their defaults. */
+void lull_nap_attach_usage(FILE *f);
+
+/** Attach to rx queue (port, queue) of a configured port. @return 0 or a negative errno. */
+int lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen);
+
+/** Detach from (port, queue); nothing if not attached. @return 0 or a negative errno. */
+int lull_nap_rxq_disable(uint16_t port, uint16_t queue);
+
+/** Attach to every rx queue of port. @return 0 or a negative errno with a message. */
+int lull_nap_port_enable(uint16_t port, char *err, size_t errlen);
+
+/** Detach from every rx queue of port. */
+void lull_nap_port_disable(uint16_t port);
+
+/** Register /lull/nap (every attached thread's counters) in DPDK telemetry. */
+int lull_nap_attach_register_telemetry(void);
+
+#endif /* LULL_NAP_ATTACH_H */

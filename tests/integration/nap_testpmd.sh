@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# lull inside Debian's own dpdk-testpmd, unmodified: LD_PRELOAD=lullnap-preload.so.
+#  1. a bad LULL_OPTS ends testpmd before it starts, naming the option and
+#     the value; LULL_OPTS=--help lists lull's options;
+#  2. idle io forwarding on two net_null ports that receive nothing: the
+#     forwarding lcore uses under half the CPU of plain testpmd's (measured
+#     in the same run), and /lull/nap in testpmd's telemetry socket counts
+#     its sleeps;
+#  3. lull-gen through testpmd (io, memif): every packet sent comes back, at
+#     a steady rate and in bursts, with lull attached and sleeping between.
+. "$(dirname "$0")/lib.sh"
+PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
+command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
+
+# 1. bad options, and --help
+for bad in "--latency-budget-us 12x:--latency-budget-us: bad value '12x'" \
+	"--sleep-policy fast:--sleep-policy: bad value 'fast'" \
+	"--no-such 1:unknown option '--no-such'" \
+	"--wake monitor:--wake: bad value 'monitor'" \
+	"latency:'latency' is not an option"; do
+	opts=${bad%%:*} want=${bad#*:} rc=0
+	LD_PRELOAD=$PRELOAD LULL_OPTS=$opts "$TESTPMD" -l 0 -m 64 "${EAL_COMMON[@]}" \
+		--file-prefix="$T_ID-bad" --vdev net_null0 -- --help >"$T_DIR/bad.out" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || die "LULL_OPTS='$opts' accepted"
+	grep -qF -- "lull: LULL_OPTS: $want" "$T_DIR/bad.out" ||
+		die "LULL_OPTS='$opts': $(head -c 300 "$T_DIR/bad.out")"
+	log "ok, refused: $(grep 'lull:' "$T_DIR/bad.out")"
+done
+LD_PRELOAD=$PRELOAD LULL_OPTS=--help "$TESTPMD" >"$T_DIR/help.out" 2>&1 ||
+	die "LULL_OPTS=--help failed"
+grep -q -- "--latency-budget-us U" "$T_DIR/help.out" || die "--help: $(head -5 "$T_DIR/help.out")"
+
+# testpmd_bg NAME PRELOAD EAL-VDEVS...: testpmd in io mode on lcores 0 (main)
+# and 1 (forwarding), started, fed commands through fd 9; TP_PID, TP_PREFIX
+testpmd_bg() {
+	local name=$1 pre=$2 fifo="$T_DIR/$1.cmd"
+	shift 2
+	mkfifo "$fifo"
+	exec 9<>"$fifo"
+	TP_PREFIX="$T_ID-$name"
+	BG_STDIN=$fifo LD_PRELOAD=$pre bg "$name" stdbuf -oL "$TESTPMD" -l 0,1 -m 512 \
+		"${EAL_COMMON[@]}" --file-prefix="$TP_PREFIX" "$@" \
+		-- -i --nb-cores=1 --forward-mode=io --total-num-mbufs=16384
+	TP_PID=$BG_PID
+	echo "start" >&9
+	wait_log "$name" "io packet forwarding - ports=2" 30
+}
+
+testpmd_quit() {
+	echo "quit" >&9
+	exec 9>&-
+	for _ in $(seq 100); do kill -0 "$TP_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$TP_PID" 2>/dev/null && die "testpmd $1 did not quit"
+	wait "$TP_PID" || die "testpmd $1 exited with $?"
+}
+
+# 2. idle: plain testpmd, then with lull (one run, the same ports)
+declare -A cpu
+for who in plain lull; do
+	pre=""
+	[ "$who" = lull ] && pre=$PRELOAD
+	testpmd_bg "idle-$who" "$pre" --vdev net_null0,no-rx=1 --vdev net_null1,no-rx=1
+	sleep 1
+	cpu[$who]=$(pmd_cpu_pct "$TP_PID" 3 "rte-worker-1")
+	if [ "$who" = lull ]; then
+		"$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/nap.json" ||
+			die "/lull/nap not in testpmd's telemetry"
+	fi
+	testpmd_quit "idle-$who"
+done
+log "idle forwarding lcore: plain testpmd ${cpu[plain]} %, with lull ${cpu[lull]} %"
+awk -v p="${cpu[plain]}" -v l="${cpu[lull]}" 'BEGIN {exit !(p >= 50 && l < p / 2)}' ||
+	die "idle: lull ${cpu[lull]} % is not under half of plain ${cpu[plain]} %"
+python3 - "$T_DIR/nap.json" <<'PY' || die "/lull/nap: $(cat "$T_DIR/nap.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+# the forwarding lcore, and testpmd's main thread where it drained the queues at start
+ts = [d[f"thread{i}"] for i in range(d["threads"])]
+t = max(ts, key=lambda t: t["iterations"])
+assert t["policy"] == "rate" and t["sleeps"] > 0 and t["iterations"] > 1000, t
+print(f"/lull/nap: {len(ts)} thread(s); the forwarding one: {t['sleeps']} sleeps, "
+      f"{t['iterations']} rounds, wake {t['wake']}, on CPU {t['cpu']}")
+PY
+
+# 3. traffic through testpmd with lull attached
+sa="$T_DIR/a.sock" sb="$T_DIR/b.sock"
+testpmd_bg traffic "$PRELOAD" --vdev "$(memif_vdev 0 server "$sa")" \
+	--vdev "$(memif_vdev 1 server "$sb")"
+"$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-g" \
+	--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" \
+	-- --profile idle:500ms,rate:100k:2s,idle:300ms,burst:500/50ms:1s,rate:1k:1s \
+	--json "$T_DIR/gen.json" >"$T_DIR/gen.log" 2>&1 ||
+	die "lull-gen failed: $(tail -n 5 "$T_DIR/gen.log")"
+"$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/nap2.json" || die "/lull/nap after traffic"
+testpmd_quit traffic
+python3 - "$T_DIR/gen.json" "$T_DIR/nap2.json" <<'PY' || die "traffic check failed"
+import json, sys
+res = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+nap = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
+for p in res["phases"]:
+    if p["sent"] == 0:
+        continue
+    assert p["received"] == p["sent"] and p["lost"] == 0, f"{p['profile']}: {p}"
+    print(f"{p['profile']}: {p['sent']} sent = received, p50/p99 "
+          f"{p['lat_us']['p50']:.0f}/{p['lat_us']['p99']:.0f} us")
+assert nap["sleeps"] > 0 and nap["busy_iterations"] > 0, nap
+print(f"forwarding thread: {nap['sleeps']} sleeps, {nap['busy_iterations']} busy rounds")
+PY
+log "PASS"
