@@ -19,6 +19,7 @@
 #                               after it (root); returned at exit. 1 if not possible
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
+#   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
 # LULL, LULL_GEN, LULLCTL, TESTPMD name the binaries (defaults: build/).
 
 H_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -130,6 +131,16 @@ h_worker_tid() {
 
 h_thread_ticks() {
 	awk '{print $14 + $15}' "/proc/$1/task/$2/stat"
+}
+
+h_opackets() {
+	local p v s=0
+	for p in 0 1; do
+		v=$("$LULLCTL" -f "$1" --json raw "/ethdev/stats,$p" |
+			python3 -c 'import json, sys; print(json.load(sys.stdin)["opackets"])')
+		s=$((s + v))
+	done
+	echo "$s"
 }
 
 # h_two_namespaces [MTU_A]: namespaces NS_A and NS_B, each with one end of a veth
