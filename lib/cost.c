@@ -68,6 +68,15 @@ lull_cost_late_quantile(const struct lull_cost *c, double q)
 	return late_edge(0);
 }
 
+uint64_t
+lull_cost_late_max_ns(const struct lull_cost *c)
+{
+	for (unsigned int b = LULL_COST_LATE_BUCKETS; b-- > 0;)
+		if (c->late[b] > 0)
+			return late_edge(b) > c->late_tail_ns ? late_edge(b) : c->late_tail_ns;
+	return c->late_tail_ns;
+}
+
 static void
 halve(struct lull_cost *c)
 {
@@ -143,6 +152,12 @@ void
 lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 {
 	c->late[late_bucket(late_ns)]++;
+	if (late_ns > c->late_tail_ns)
+		c->late_tail_ns = late_ns;
+	if (++c->tail_since >= LULL_COST_TAIL_WINDOW) {
+		c->late_tail_ns /= 2;
+		c->tail_since = 0;
+	}
 	c->late_mean_ns = c->late_n ? (7 * c->late_mean_ns + late_ns) / 8 : late_ns;
 	c->late_n++;
 	if (++c->late_total >= LULL_COST_LATE_WINDOW)

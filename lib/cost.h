@@ -25,6 +25,8 @@
 #define LULL_COST_LATE_BUCKETS 64
 #define LULL_COST_LATE_WINDOW  2048u /**< samples between two halvings */
 #define LULL_COST_DOWN_READS   4u    /**< reads below a quantile before it goes down */
+/** Samples between two halvings of the worst lateness (lull_cost_late_max_ns). */
+#define LULL_COST_TAIL_WINDOW (16u * LULL_COST_LATE_WINDOW)
 
 /** The quantiles of the lateness the rate policy may keep, best first: p99,
  * and when no sleep keeps that one, p95, p90, p75, p50 (lull_cost_keep_pct). */
@@ -50,6 +52,12 @@ struct lull_cost {
 	uint64_t late_down_ns[LULL_COST_KEEP_N];
 	uint8_t late_downs[LULL_COST_KEEP_N];
 	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) of the lateness charged */
+	/** The worst lateness seen, halved every LULL_COST_TAIL_WINDOW samples: a
+	 * tail of 1 wake in 2,000 stays known (the histogram's halvings drop a
+	 * bucket of one), and a PMD that polls because of it takes no sample,
+	 * so it keeps it until the traffic lets it sleep again. */
+	uint64_t late_tail_ns;
+	uint32_t tail_since;
 	/** The part of a late wake spent in the run queue (another thread had the
 	 * CPU: a polling thread would have waited too), smoothed over the waits
 	 * where it was measured; not in the histogram. */
@@ -92,6 +100,10 @@ void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu
 
 /** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
 uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
+
+/** The worst recent lateness (late_tail_ns, or the top edge of the highest
+ * bucket holding a sample if higher): a tail the p99 does not see; 0 without. */
+uint64_t lull_cost_late_max_ns(const struct lull_cost *c);
 
 /**
  * E[max(0, L - x_ns)] over the recent timed waits' lateness L: how much later
