@@ -470,6 +470,11 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 	rate_update(pol, now_ns, n, busy, full);
 	if (busy)
 		return 0;
+	/* no sleep fits the ring's tail rule at this rate: poll, without the fit
+	 * (a PMD near 1 Mpps decides after every empty round, and the fit's
+	 * quantile reads made those rounds slow enough to lose packets) */
+	if (!tail_fits(pol, pol->p.step_ns))
+		return 0;
 	late_ns = lull_policy_late_ns(pol);
 	spell_ppns = spell_rate(pol, now_ns, n);
 	if (linger(pol, now_ns, n))
