@@ -65,15 +65,22 @@ rte_eth_dev_start(uint16_t port)
 	return ret;
 }
 
+/* Detach lull from port, then call the real name (resolved once into *fn). */
+static int
+detach_then(const char *name, dev_fn **fn, uint16_t port)
+{
+	if (*fn == NULL)
+		*fn = real(name);
+	lull_nap_port_disable(port);
+	return (*fn)(port);
+}
+
 int
 rte_eth_dev_stop(uint16_t port)
 {
 	static dev_fn *stop;
 
-	if (stop == NULL)
-		stop = real("rte_eth_dev_stop");
-	lull_nap_port_disable(port);
-	return stop(port);
+	return detach_then("rte_eth_dev_stop", &stop, port);
 }
 
 int
@@ -81,8 +88,5 @@ rte_eth_dev_close(uint16_t port)
 {
 	static dev_fn *close_fn;
 
-	if (close_fn == NULL)
-		close_fn = real("rte_eth_dev_close");
-	lull_nap_port_disable(port);
-	return close_fn(port);
+	return detach_then("rte_eth_dev_close", &close_fn, port);
 }

@@ -11,6 +11,13 @@
 . "$(dirname "$0")/lib.sh"
 PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
 command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
+# A sanitized build's module needs its runtime loaded first: testpmd has none
+# (clang's ASan runtime carries UBSan's handlers too)
+if nm -D --undefined-only "$PRELOAD" | grep -q " __asan_"; then
+	PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so):$PRELOAD"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	log "sanitized module: LD_PRELOAD=$PRELOAD"
+fi
 
 # 1. bad options, and --help
 for bad in "--latency-budget-us 12x:--latency-budget-us: bad value '12x'" \
