@@ -5,7 +5,7 @@
 #  2. idle io forwarding on two net_null ports that receive nothing: the
 #     forwarding lcore uses under half the CPU of plain testpmd's (measured
 #     in the same run), and /lull/nap in testpmd's telemetry socket counts
-#     its sleeps;
+#     its sleeps, which `lullctl pmd-perf-show` reads from there too;
 #  3. lull-gen through testpmd (io, memif): every packet sent comes back, at
 #     a steady rate and in bursts, with lull attached and sleeping between.
 . "$(dirname "$0")/lib.sh"
@@ -13,7 +13,8 @@ PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
 command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
 # A sanitized build's module needs its runtime loaded first: testpmd has none
 # (clang's ASan runtime carries UBSan's handlers too)
-if nm -D --undefined-only "$PRELOAD" | grep -q " __asan_"; then
+# (grep reads it all: with -q it may exit first, nm dies of SIGPIPE, pipefail says no)
+if nm -D --undefined-only "$PRELOAD" | grep " __asan_" >/dev/null; then
 	PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so):$PRELOAD"
 	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 	log "sanitized module: LD_PRELOAD=$PRELOAD"
@@ -72,6 +73,12 @@ for who in plain lull; do
 	if [ "$who" = lull ]; then
 		"$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/nap.json" ||
 			die "/lull/nap not in testpmd's telemetry"
+		# lull's own view, read from testpmd's socket
+		"$LULLCTL" -f "$TP_PREFIX" pmd-perf-show >"$T_DIR/perf.txt" ||
+			die "lullctl pmd-perf-show against testpmd: $(cat "$T_DIR/perf.txt")"
+		grep -Eq "^ +Sleeps: +[1-9]" "$T_DIR/perf.txt" ||
+			die "pmd-perf-show against testpmd shows no sleeps: $(cat "$T_DIR/perf.txt")"
+		log "lullctl pmd-perf-show against testpmd: $(grep -E "^ +Sleeps:" "$T_DIR/perf.txt" | tr -s ' ' | tr '\n' ';')"
 	fi
 	testpmd_quit "idle-$who"
 done
