@@ -144,6 +144,7 @@ thr_new(void)
 	lull_nap_init(&t->nap, &host);
 	t->index = i;
 	t->tid = (uint64_t)pthread_self();
+	t->start_tsc = rte_rdtsc();
 	lull_nap_thread_start(&t->nap);
 	__atomic_store_n(&lull_nap_thrs[i], t, __ATOMIC_RELEASE);
 	__atomic_store_n(&lull_nap_n_thrs, i + 1, __ATOMIC_RELEASE);

@@ -18,6 +18,7 @@ struct lull_nap_thr {
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */
 	uint64_t tid;
+	uint64_t start_tsc; /**< when it first polled */
 	unsigned int index;
 	int cpu; /**< where it ran at its last load */
 	uint16_t burst;

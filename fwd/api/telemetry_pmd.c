@@ -18,30 +18,6 @@
 #include "stats.h"
 #include "telemetry_cmd.h"
 
-static void
-add_pct(struct rte_tel_data *d, const char *name, double pct)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%.1f", pct);
-	rte_tel_data_add_dict_string(d, name, buf);
-}
-
-static void
-add_quantiles(struct rte_tel_data *d, const char *prefix, const struct lull_hist *h)
-{
-	static const struct {
-		const char *name;
-		double q;
-	} qs[] = {{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"max", 1.0}};
-	char name[48];
-
-	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
-		snprintf(name, sizeof(name), "%s_%s", prefix, qs[k].name);
-		rte_tel_data_add_dict_u64(d, name, lull_hist_quantile(h, qs[k].q));
-	}
-}
-
 /* The PMDs a command is about: all, or the one on the lcore in params. */
 static int
 pmd_filter(const char *params, int *lcore, struct rte_tel_data *d)
@@ -130,22 +106,10 @@ static void
 fill_perf(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view *v,
 	struct rte_tel_data *c)
 {
-	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
-	rte_tel_data_add_dict_u64(c, "duration_cycles", v->duration_tsc);
-	for (unsigned int s = 0; s < LULL_PMD_N_STATS; s++)
-		rte_tel_data_add_dict_u64(c, lull_pmd_stat_name(s), v->stats[s]);
-	rte_tel_data_add_dict_u64(c, "rx_packets", v->rx);
-	rte_tel_data_add_dict_u64(c, "tx_packets", v->tx);
+	lull_nap_tel_perf(c, v->stats, v->rx, v->tx, v->duration_tsc, &v->burst_pkts, &v->sleep_ns);
 	rte_tel_data_add_dict_u64(c, "rx_queues", lull_pmd_taken(fwd->pmds[i])->n_rxqs);
 	rte_tel_data_add_dict_u64(c, "parked", lull_pmd_taken(fwd->pmds[i])->n_rxqs == 0);
 	rte_tel_data_add_dict_u64(c, "tx_dropped", v->tx_dropped);
-	struct lull_pmd_derived dv;
-
-	lull_pmd_derive(v->stats, v->rx, &dv);
-	add_pct(c, "busy_pct", dv.busy_pct);
-	add_pct(c, "sleep_pct", dv.sleep_pct);
-	add_quantiles(c, "burst_pkts", &v->burst_pkts);
-	add_quantiles(c, "sleep_ns", &v->sleep_ns);
 }
 
 /* A per-PMD command: every PMD, or the one on the lcore params names. */
@@ -261,7 +225,7 @@ fill_rxq(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_view 
 	char key[40];
 
 	lull_pmd_derive(v->stats, v->rx, &dv);
-	add_pct(c, "busy_pct", dv.busy_pct);
+	lull_nap_tel_pct(c, "busy_pct", dv.busy_pct);
 	rte_tel_data_add_dict_u64(c, "tsc_hz", rte_get_tsc_hz());
 	rte_tel_data_add_dict_u64(c, "duration_cycles", v->duration_tsc);
 	for (unsigned int q = 0; q < prm->n_rxqs && q < (RTE_TEL_MAX_DICT_ENTRIES - 8) / 2; q++) {

@@ -106,39 +106,6 @@ lull_stats_rxq(
 		lull_counter_read(&pmd->rx_pkts[port][queue]), b ? b->rx_pkts[port][queue] : 0);
 }
 
-/* The names of the counters and gauges in telemetry and lullctl's JSON. */
-#define LULL_NAME_(id, key, metric, unit, help) key,
-static const char *const stat_names[LULL_PMD_N_STATS] = {LULL_PMD_STATS(LULL_NAME_)};
-static const char *const model_names[LULL_PMD_N_MODEL] = {LULL_PMD_MODEL(LULL_NAME_)};
-#undef LULL_NAME_
-
-const char *
-lull_pmd_stat_name(unsigned int stat)
-{
-	return stat < LULL_PMD_N_STATS && stat_names[stat] != NULL ? stat_names[stat] : "unknown";
-}
-
-const char *
-lull_pmd_model_name(unsigned int k)
-{
-	return k < LULL_PMD_N_MODEL && model_names[k] != NULL ? model_names[k] : "unknown";
-}
-
-void
-lull_pmd_derive(const uint64_t *stats, uint64_t rx, struct lull_pmd_derived *d)
-{
-	uint64_t busy_tsc = stats[LULL_PMD_BUSY_TSC], sleep_tsc = stats[LULL_PMD_SLEEP_TSC];
-	uint64_t sleeps = stats[LULL_PMD_SLEEPS];
-	uint64_t req_ns = stats[LULL_PMD_SLEEP_REQ_NS], act_ns = stats[LULL_PMD_SLEEP_ACT_NS];
-
-	d->used_tsc = busy_tsc + stats[LULL_PMD_IDLE_TSC] + sleep_tsc;
-	d->busy_pct = d->used_tsc ? 100.0 * (double)busy_tsc / (double)d->used_tsc : 0.0;
-	d->sleep_pct = d->used_tsc ? 100.0 * (double)sleep_tsc / (double)d->used_tsc : 0.0;
-	d->cycles_per_pkt = rx ? (double)busy_tsc / (double)rx : 0.0;
-	d->avg_sleep_ns = sleeps ? act_ns / sleeps : 0;
-	d->avg_oversleep_ns = sleeps && act_ns > req_ns ? (act_ns - req_ns) / sleeps : 0;
-}
-
 void
 lull_pmd_read_stats(const struct lull_pmd *pmd, uint64_t *stats)
 {

@@ -14,6 +14,7 @@
 
 #include "fwd.h"
 #include "hist.h"
+#include "nap_view.h"
 
 /** What lull_stats_clear_locked() saw, subtracted from what the show commands report. */
 struct lull_pmd_base {
@@ -62,28 +63,6 @@ struct lull_stats_prev {
 struct lull_port_counts {
 	uint64_t rx, tx, tx_dropped;
 };
-
-/**
- * What a PMD's counters mean, derived once for the stats table and telemetry:
- * shares of its cycles, cycles per packet, mean wait and mean oversleep.
- */
-struct lull_pmd_derived {
-	uint64_t used_tsc;         /**< busy + idle + waiting */
-	double busy_pct;           /**< cycles in iterations that received packets */
-	double sleep_pct;          /**< cycles waiting */
-	double cycles_per_pkt;     /**< busy cycles per received packet */
-	uint64_t avg_sleep_ns;     /**< mean timed wait, as it took */
-	uint64_t avg_oversleep_ns; /**< mean of (as it took - as asked) */
-};
-
-/** The telemetry name of counter stat (enum lull_pmd_stat): "iterations", ... */
-const char *lull_pmd_stat_name(unsigned int stat);
-
-/** The telemetry name of cost-model gauge k (enum lull_pmd_model): "late_p99_ns", ... */
-const char *lull_pmd_model_name(unsigned int k);
-
-/** Derive from counters stats (indexed by enum lull_pmd_stat) and rx packets. */
-void lull_pmd_derive(const uint64_t *stats, uint64_t rx, struct lull_pmd_derived *d);
 
 /** Read a PMD's counters into stats[LULL_PMD_N_STATS]. */
 void lull_pmd_read_stats(const struct lull_pmd *pmd, uint64_t *stats);
