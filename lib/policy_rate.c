@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The rate policy (lib/policy.h): the arrival rate and its peak, linger, the
+ * sleep that keeps the latency budget (cap, fit, unfit), the ring's bounds
+ * and the mode of the next wait. lib/policy.c dispatches to it.
+ */
+#include "policy_rate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* rate: the arrival rate is re-estimated every period; the peak decays by
+ * elapsed time, to 1/e in PEAK_TAU_NS. */
+#define RATE_PERIOD_NS 1000000u
+#define PEAK_TAU_NS    1000000000u
+
+/* A timed wait's CPU should be at most 1/WAKE_SHARE of the time between two
+ * polls: where a wake costs 25 us (this VM) sleeps are >= 6x that minus the
+ * lateness; where it costs 1.5 us (tpause, bare metal) short sleeps are fine.
+ * Where a budget allows less, rate keeps it for fewer packets (not strict). */
+#define WAKE_SHARE 6u
+
+/* A backend whose 99th percentile lateness alone exceeds the budget: poll, and
+ * take one short wait per LATE_PROBE_NS to see whether it got better. */
+#define LATE_PROBE_NS 10000000u
+
+/* Fewer packets than this expected in one wait: traffic is idle. */
+#define IDLE_EXPECT 0.01
+
+static void
+rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+{
+	uint64_t elapsed;
+
+	/* The arrival rate of a spell of traffic: packets since the rings were last
+	 * empty, over the time since. Not a burst over the time since the previous
+	 * poll: after a stall the PMD drains a backlog at its own speed, and that
+	 * is not how fast packets came (lull-sim showed peaks inflated a thousand
+	 * times by one preemption, and the PMD then barely slept for a second). */
+	if (pol->drained) {
+		pol->spell_start_ns = pol->last_decide_ns;
+		pol->spell_pkts = 0;
+	}
+	pol->spell_pkts += n;
+	pol->drained = !full;
+	if (busy && now_ns > pol->spell_start_ns) {
+		/* Over at least the sleep the bound is for: a micro-burst of 64 packets
+		 * at line rate is 64 packets per sleep, not line rate for a whole sleep
+		 * (the spell's own rate bounds the sleeps while it lasts: spell_rate).
+		 * Compared by a product: a saturated PMD comes here every iteration,
+		 * and the division is paid only when the peak rises. */
+		uint64_t span_ns = now_ns - pol->spell_start_ns;
+		double per_ns = (double)(span_ns > pol->peak_win_ns ? span_ns : pol->peak_win_ns);
+
+		if ((double)pol->spell_pkts > pol->peak_ppns * per_ns)
+			pol->peak_ppns = (double)pol->spell_pkts / per_ns;
+	}
+	pol->last_decide_ns = now_ns;
+	pol->period_pkts += n;
+	elapsed = now_ns - pol->period_start_ns;
+	if (elapsed >= RATE_PERIOD_NS) {
+		double sample = (double)pol->period_pkts / (double)elapsed;
+
+		pol->rate_ppns = (pol->rate_ppns + sample) / 2;
+		/* by time, not per decision: after a 100 ms interrupt wait, 100 ms of decay */
+		pol->peak_ppns -= elapsed >= PEAK_TAU_NS
+					  ? pol->peak_ppns
+					  : pol->peak_ppns * (double)elapsed / PEAK_TAU_NS;
+		if (sample > pol->peak_ppns)
+			pol->peak_ppns = sample;
+		pol->period_start_ns = now_ns;
+		pol->period_pkts = 0;
+	}
+}
+
+/* The arrival rate of the spell going on (packets this iteration: n > 0), else
+ * 0; after rate_update(). Read only where the PMD may sleep, not per busy
+ * iteration. */
+static double
+spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+{
+	return n > 0 && now_ns > pol->spell_start_ns
+		       ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
+		       : 0;
+}
+
+static inline void
+linger_score(struct lull_policy *pol, bool hit)
+{
+	pol->linger_score -= pol->linger_score / 8;
+	if (hit)
+		pol->linger_score += LINGER_ONE / 8;
+	pol->lingering = false;
+}
+
+/* Sparse traffic (less than one packet expected per linger): a reply may
+ * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment after
+ * it. Whether that pays is measured: a linger a packet ends is a hit. Lingers
+ * that rarely hit (one-way traffic, paced streams) stop, but for a probe. Denser
+ * traffic is better served by sleeping for a batch. */
+static bool
+linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+{
+	if (pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0) {
+		pol->lingering = false;
+		return false;
+	}
+	if (n > 0) {
+		/* A linger catches a packet by chance too (Poisson: 1 - e^-x, x = rate x
+		 * linger); it must do clearly better than chance to be worth its CPU. */
+		double x = pol->rate_ppns * (double)pol->p.linger_ns;
+		double keep = 2 * (x - x * x / 2) * LINGER_ONE;
+
+		if (keep < LINGER_KEEP)
+			keep = LINGER_KEEP;
+		if (pol->lingering)
+			linger_score(pol, true);
+		if (pol->linger_score >= keep || ++pol->linger_skips >= LINGER_PROBE) {
+			pol->linger_skips = 0;
+			pol->lingering = true;
+		}
+		return pol->lingering;
+	}
+	if (!pol->lingering)
+		return false;
+	if (now_ns - pol->last_pkt_ns < pol->p.linger_ns)
+		return true;
+	linger_score(pol, false);
+	return false;
+}
+
+double
+lull_policy_intr_below_pps(const struct lull_policy *pol, uint64_t sleep_ns)
+{
+	double ct = (double)lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+	double ci = (double)lull_cost_wait_ns(&pol->cost, LULL_COST_INTR);
+	double cycle_ns = (double)(sleep_ns + pol->cost.late_p50_ns);
+
+	/* timed waits that end early (the port wakes the PMD on a packet) cost per
+	 * wait as they really come */
+	if (pol->cost.wait_mean_ns > 0 && (double)pol->cost.wait_mean_ns < cycle_ns)
+		cycle_ns = (double)pol->cost.wait_mean_ns;
+
+	/* An interrupt wake's latency is a scheduler wake-up, as late as a timed
+	 * wait's usually is: it must fit in the budget. */
+	if (!pol->p.intr || pol->cost.late_p50_ns > pol->p.budget_ns || cycle_ns <= 0)
+		return 0;
+	/* Per unit of time, timed sleeps cost ct / cycle, interrupts rate x ci (a wake
+	 * per packet, at low rates): they break even at ct / (ci x cycle). Unmeasured
+	 * costs count as equal. Enter below half of it, leave above it. */
+	return (ct > 0 && ci > 0 ? ct / ci : 1.0) / cycle_ns * 1e9 / 2;
+}
+
+/* The mode for the next wait, with hysteresis: interrupts below half the
+ * break-even rate, timed sleeps again above it (VPP's adaptive mode uses
+ * 10/5 vectors per frame; here the break-even comes from the measured costs). */
+static enum lull_policy_mode
+rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
+{
+	double below_pps = lull_policy_intr_below_pps(pol, sleep_ns);
+	double rate_pps = pol->rate_ppns * 1e9;
+
+	if (below_pps <= 0)
+		pol->intr_mode = false;
+	else if (pol->intr_mode && rate_pps > 2 * below_pps)
+		pol->intr_mode = false;
+	else if (!pol->intr_mode && rate_pps < below_pps)
+		pol->intr_mode = true;
+	return pol->intr_mode ? LULL_MODE_INTR : LULL_MODE_SLEEP;
+}
+
+/*
+ * The longest sleep (up to top_ns) whose wakes keep the budget B for all but
+ * a share miss of the packets. A packet that comes while the PMD waits (light
+ * traffic comes at any moment of a cycle: the sleep s, then the wake's
+ * lateness L) waits the rest of the cycle: it misses the budget when it came
+ * in the cycle's first s + L - B. Over many cycles the share of packets that
+ * miss is E[max(0, s + L - B)] / (s + E[L]): a rare long stall costs what it
+ * lasts, not a whole wake, and a sleep is not charged the p99 of its wake as
+ * if every packet came as the sleep began. The left side is convex in s and
+ * the right side linear: the sleeps that keep the share are an interval,
+ * found from the top by a coarse scan, then halving.
+ */
+static bool
+keeps(const struct lull_cost *c, uint64_t budget_ns, uint64_t s_ns, double miss, double mean_ns)
+{
+	/* a tenth of the share kept back: the histogram knows a value within its bucket */
+	return lull_cost_late_excess_ns(c, budget_ns - s_ns) <=
+	       0.9 * miss * ((double)s_ns + mean_ns);
+}
+
+static uint64_t
+budget_cap(const struct lull_policy *pol, double miss)
+{
+	const struct lull_cost *c = &pol->cost;
+	uint64_t b_ns = pol->p.budget_ns, top_ns = min_u64(b_ns, pol->p.max_sleep_ns);
+	uint64_t step_ns = top_ns / 32 + 1, ok_ns, bad_ns;
+	double mean_ns = lull_cost_late_excess_ns(c, 0);
+
+	if (keeps(c, b_ns, top_ns, miss, mean_ns))
+		return top_ns;
+	for (bad_ns = top_ns;; bad_ns -= step_ns) {
+		ok_ns = bad_ns > step_ns ? bad_ns - step_ns : 0;
+		if (keeps(c, b_ns, ok_ns, miss, mean_ns))
+			break;
+		if (ok_ns == 0)
+			return 0;
+	}
+	while (bad_ns - ok_ns > 256) {
+		uint64_t mid_ns = ok_ns + (bad_ns - ok_ns) / 2;
+
+		if (keeps(c, b_ns, mid_ns, miss, mean_ns))
+			ok_ns = mid_ns;
+		else
+			bad_ns = mid_ns;
+	}
+	return ok_ns;
+}
+
+/*
+ * The budget's cap at kept quantile k, from the lateness as last read: cached
+ * per read of the cost model, and with hysteresis (a cap goes down at once,
+ * the safe side, and up only once LULL_COST_DOWN_READS reads in a row gave
+ * more), so that the sleep does not flip with a noisy tail.
+ */
+static uint64_t
+cap_at(struct lull_policy *pol, unsigned int k)
+{
+	struct lull_policy_cap *cp = &pol->cap[k];
+	uint64_t v_ns;
+
+	if (!lull_policy_measured(pol))
+		return min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
+	if (cp->reads == pol->cost.late_reads && cp->budget_ns == pol->p.budget_ns &&
+		cp->max_ns == pol->p.max_sleep_ns)
+		return cp->cap_ns;
+	v_ns = budget_cap(pol, 1.0 - lull_cost_keep_pct(k) / 100.0);
+	if (cp->budget_ns != pol->p.budget_ns || cp->max_ns != pol->p.max_sleep_ns ||
+		v_ns <= cp->cap_ns) {
+		cp->cap_ns = v_ns;
+		cp->ups = 0;
+	} else if (cp->ups++ == 0 || v_ns < cp->up_ns) {
+		cp->up_ns = v_ns;
+	}
+	if (cp->ups >= LULL_COST_DOWN_READS) {
+		cp->cap_ns = cp->up_ns;
+		cp->ups = 0;
+	}
+	cp->reads = pol->cost.late_reads;
+	cp->budget_ns = pol->p.budget_ns;
+	cp->max_ns = pol->p.max_sleep_ns;
+	return cp->cap_ns;
+}
+
+uint64_t
+lull_policy_cap_ns(struct lull_policy *pol, unsigned int k)
+{
+	return k < LULL_COST_KEEP_N ? cap_at(pol, k) : 0;
+}
+
+/* The shortest sleep whose wake costs at most 1/WAKE_SHARE of the cycle. */
+static uint64_t
+floor_of(const struct lull_policy *pol)
+{
+	uint64_t cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED);
+
+	return WAKE_SHARE * cost_ns > pol->cost.late_p50_ns
+		       ? WAKE_SHARE * cost_ns - pol->cost.late_p50_ns
+		       : 0;
+}
+
+/* The sleep that keeps the budget where it allows cap_ns (cap_at): as long as
+ * that, the maximum and the ring allow, at least long enough for a useful
+ * batch and for the wait's CPU to stay a small share of the cycle.
+ * 0 when none fits; when climbing back to a better quantile, also when it
+ * would be within half a wait's CPU of not fitting (hysteresis: a wait's CPU
+ * and a quantile are noisy, and the sleep must not flip with them). */
+static uint64_t
+fit(const struct lull_policy *pol, uint64_t cap_ns, uint64_t ring_ns, bool climb)
+{
+	uint64_t cap = min_u64(min_u64(cap_ns, pol->p.max_sleep_ns), ring_ns);
+	uint64_t want, cost_ns = lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED),
+		       floor_ns = floor_of(pol);
+
+	/* in double: a rate near zero would overflow an integer */
+	want = pol->rate_ppns > 0 && (double)pol->p.batch / pol->rate_ppns < (double)cap
+		       ? (uint64_t)((double)pol->p.batch / pol->rate_ppns)
+		       : cap;
+	want = min_u64(want > floor_ns ? want : floor_ns, cap);
+	if (climb && cap * 2 <= cost_ns * 3)
+		return 0;
+	return want < pol->p.step_ns || want <= cost_ns ? 0 : want;
+}
+
+/*
+ * No sleep keeps even half the packets within the budget (or the ring leaves
+ * none). Idle (no packet expected in a wait), a late wake harms nobody while
+ * polling would take a core - often from a machine that is late because it is
+ * busy: sleep the budget. Light traffic, unless the operator asked for a
+ * strict budget, sleeps the budget too: its misses are counted, but a power
+ * saver that busy-polls 1 kpps because the machine is slow fails at what it
+ * is for. Traffic the ring bounds below the budget polls. Else (strict) poll;
+ * where the wake is the reason, now and then the past weighs half and a probe
+ * re-measures, so that a passing hiccup (a host stall: a few waits of ms, one
+ * wait's CPU inflated by a preemption) stops sleeping for tens of ms, not for
+ * good; a backend that stays late keeps its tail, the probes confirm it.
+ * Probes are not for a full ring.
+ */
+static uint64_t
+unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_ns)
+{
+	uint64_t s = min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
+	bool idle = pol->rate_ppns * (double)(pol->p.budget_ns + late_ns) < IDLE_EXPECT;
+	unsigned int last = pol->p.strict_budget ? 0 : LULL_COST_KEEP_N - 1;
+	/* the wake (its lateness, or a wait's CPU) rather than the ring; nothing
+	 * measured yet (a PMD that only took interrupt waits, whose CPU stands in
+	 * for a timed wait's) counts as the wake: a timed wait will measure it */
+	bool measured = lull_policy_measured(pol);
+	bool wake_why = !measured || fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0;
+
+	/* the budget, not the ring, is why nothing fits: say so (kept); a climb
+	 * out of none needs fit's margin (it refuses whatever the plain fit does) */
+	pol->kept = measured && fit(pol, cap_at(pol, last), UINT64_MAX,
+					pol->kept == LULL_POLICY_KEPT_NONE) == 0
+			    ? LULL_POLICY_KEPT_NONE
+			    : 0;
+	/* idle, the ring may cut the sleep; traffic that the ring bounds polls */
+	if (idle)
+		s = min_u64(s, ring_ns);
+	if (s >= pol->p.step_ns && s <= ring_ns && (idle || !pol->p.strict_budget)) {
+		pol->mode = rate_mode(pol, s);
+		return s;
+	}
+	/* the time first: the fit is only worth a try once in LATE_PROBE_NS */
+	if (now_ns - pol->probe_ns < LATE_PROBE_NS || !wake_why)
+		return 0;
+	pol->probe_ns = now_ns;
+	lull_cost_forget(&pol->cost);
+	return pol->p.step_ns;
+}
+
+/*
+ * Whether the whole ring holds a sleep of s_ns and the worst recent wake at the
+ * arrival rate: a tail the p99 does not see (a VM wakes a halted vCPU
+ * milliseconds late now and then) overflows a ring at a rate where a polling
+ * thread loses nothing; there the PMD polls. Idle or light traffic is far
+ * from it (1024 descriptors at 10 kpps: 100 ms).
+ */
+static bool
+tail_fits(const struct lull_policy *pol, uint64_t s_ns)
+{
+	double fill_ns = pol->rate_ppns > 0 ? (double)pol->p.min_ring / pol->rate_ppns : 0;
+
+	return !(pol->rate_ppns > 0) ||
+	       (double)s_ns + (double)lull_cost_late_max_ns(&pol->cost) < fill_ns;
+}
+
+/*
+ * Spend the budget to save CPU: sleep as long as keeps the budget for 99 %
+ * of the packets (cap_at), the maximum and the ring allow (fit). Where no
+ * sleep does (a machine whose wakes are slow: a VM's tail near the budget),
+ * keep the highest share that one does - 95, 90, 75, 50 % - rather than poll:
+ * the misses are counted and the kept quantile is shown (kept); back up the
+ * ladder only with a margin (fit's climb). Below half, see unfit. Where the
+ * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
+ */
+static uint64_t
+decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+{
+	uint64_t late_ns, ring_ns = UINT64_MAX, want = 0, floor_ns;
+	double spell_ppns;
+	unsigned int k;
+
+	rate_update(pol, now_ns, n, busy, full);
+	if (busy)
+		return 0;
+	/* no sleep fits the ring's tail rule at this rate: poll, without the fit
+	 * (a PMD near 1 Mpps decides after every empty round, and the fit's
+	 * quantile reads made those rounds slow enough to lose packets) */
+	if (!tail_fits(pol, pol->p.step_ns))
+		return 0;
+	late_ns = lull_policy_late_ns(pol);
+	spell_ppns = spell_rate(pol, now_ns, n);
+	if (linger(pol, now_ns, n))
+		return 0;
+	pol->peak_win_ns = min_u64(
+		pol->p.budget_ns > late_ns ? pol->p.budget_ns - late_ns : 0, pol->p.max_sleep_ns);
+	/* the ring: at the peak rate (or the rate of a spell going on: a burst that
+	 * may last), half of it fills in the sleep and its lateness */
+	if (pol->peak_ppns > 0 || spell_ppns > 0) {
+		double top = pol->peak_ppns > spell_ppns ? pol->peak_ppns : spell_ppns;
+		double r_ns = (double)pol->p.min_ring / 2 / top - (double)late_ns;
+
+		/* in double: a rate near zero gives more than an integer holds */
+		ring_ns = r_ns >= (double)LULL_MAX_SLEEP_NS ? UINT64_MAX
+			  : r_ns > 0                        ? (uint64_t)r_ns
+							    : 0;
+	}
+	floor_ns = floor_of(pol);
+	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
+		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
+			break;
+		want = fit(pol, cap_at(pol, k), ring_ns, k < pol->kept);
+		/* a share whose sleep would spend over 1/WAKE_SHARE of the time waking:
+		 * a lower share, if one lets the PMD sleep longer (not strict); back
+		 * up only a tenth clear of that floor */
+		if (want != 0 && !pol->p.strict_budget &&
+			want < floor_ns + (k < pol->kept ? floor_ns / 10 : 0) &&
+			k + 1 < LULL_COST_KEEP_N && cap_at(pol, k + 1) > want)
+			want = 0;
+	}
+	if (want != 0)
+		pol->kept = k - 1;
+	if (want == 0)
+		return unfit(pol, now_ns, late_ns, ring_ns);
+	pol->mode = rate_mode(pol, want);
+	return want;
+}
+
+uint64_t
+lull_policy_decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+{
+	uint64_t s = decide_rate(pol, now_ns, n, busy, full);
+
+	/* whatever chose it (a fit, the budget, a probe): a wake as late as the
+	 * worst recent one must not overflow the ring */
+	return s != 0 && !tail_fits(pol, s) ? 0 : s;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The rate policy behind lull_policy_decide() (lib/policy_rate.c). Internal. */
+#ifndef LULL_POLICY_RATE_H
+#define LULL_POLICY_RATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+/* Linger is kept while at least a quarter of lingers, and twice as many as
+ * chance would, end with a packet (a reply that follows a request); otherwise
+ * one linger in LINGER_PROBE re-measures. */
+#define LINGER_ONE   256u
+#define LINGER_KEEP  (LINGER_ONE / 4)
+#define LINGER_PROBE 16u
+
+static inline uint64_t
+min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/** rate's decision for an iteration of n packets (busy, full: its bursts):
+ * the sleep in ns, 0 to poll; sets pol->mode. */
+uint64_t lull_policy_decide_rate(
+	struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full);
+
+#endif /* LULL_POLICY_RATE_H */
