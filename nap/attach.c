@@ -106,6 +106,13 @@ lull_nap_attach_options(const char *text, char *err, size_t errlen)
 			"cannot tell which descriptors to watch; use auto, nanosleep, pause or "
 			"tpause)");
 	}
+	if (ret == 0) {
+		/* a backend this CPU lacks (tpause) is refused here, by name, not
+		 * found at a thread's first poll */
+		struct lull_waiter probe;
+
+		ret = lull_waiter_init(&probe, o.wk.wake, o.wk.intr_wait_max_ms, err, errlen);
+	}
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&attach_lock);
@@ -173,11 +180,11 @@ thr_load(struct lull_nap_thr *t, uint16_t burst)
 	if (lull_policy_check(&conf.policy) < 0 ||
 		lull_waiter_init(
 			&t->waiter, opts.wk.wake, opts.wk.intr_wait_max_ms, err, sizeof(err)) < 0)
-		conf.policy.kind = LULL_POLICY_OFF; /* checked when the options were set */
+		conf.policy.kind = LULL_POLICY_OFF; /* both checked when the options were set */
 	lull_waiter_inject(&t->waiter, &opts.wk.inject, (uint64_t)t->index + 1);
+	conf.timer_slack_ns = opts.wk.timer_slack_ns; /* opts may change once unlocked */
 	pthread_mutex_unlock(&attach_lock);
 	conf.waiter = &t->waiter;
-	conf.timer_slack_ns = opts.wk.timer_slack_ns;
 	conf.ctl_fd = -1;
 	conf.fresh = t->burst != burst || !t->loaded;
 	/* timed waits only: rx interrupts need the host's ports configured for them */
