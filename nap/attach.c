@@ -47,6 +47,7 @@ static struct attach_opts opts;
 static bool opts_set;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 static uint32_t min_ring = UINT32_MAX; /**< the smallest ring attached */
+static uint64_t wait_cap_ns;           /**< the host's bound on any one wait, 0: none */
 
 struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 unsigned int lull_nap_n_thrs;
@@ -177,6 +178,8 @@ thr_load(struct lull_nap_thr *t, uint16_t burst)
 	memset(&conf, 0, sizeof(conf));
 	lull_sleep_opts_params(&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst,
 		min_ring == UINT32_MAX ? 512 : min_ring, &conf.policy);
+	if (wait_cap_ns != 0 && conf.policy.max_sleep_ns > wait_cap_ns)
+		conf.policy.max_sleep_ns = wait_cap_ns;
 	if (lull_policy_check(&conf.policy) < 0 ||
 		lull_waiter_init(
 			&t->waiter, opts.wk.wake, opts.wk.intr_wait_max_ms, err, sizeof(err)) < 0)
@@ -194,19 +197,32 @@ thr_load(struct lull_nap_thr *t, uint16_t burst)
 	t->cpu = cpu;
 }
 
-static uint16_t
-on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16_t max_pkts,
-	void *user)
+void
+lull_nap_attach_wait_cap(uint64_t max_ns)
+{
+	pthread_mutex_lock(&attach_lock);
+	wait_cap_ns = max_ns;
+	__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&attach_lock);
+}
+
+bool
+lull_nap_attach_thread_polls(void)
+{
+	return self != NULL;
+}
+
+/* This thread polled source key (port << 16 | queue, or another source's key)
+ * and got n of at most max_pkts packets. */
+void
+lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 {
 	struct lull_nap_thr *t = self;
-	uint32_t key = (uint32_t)port << 16 | queue;
 
-	(void)pkts;
-	(void)user;
 	if (__builtin_expect(t == NULL, 0)) {
 		t = self = thr_new();
 		if (t == NULL)
-			return n; /* past the thread table or out of memory: this thread polls */
+			return; /* past the thread table or out of memory: this thread polls */
 		thr_load(t, max_pkts);
 	}
 	for (unsigned int i = 0; i < t->n_round; i++) {
@@ -233,6 +249,15 @@ on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16
 	t->round_rx += n;
 	if (n > 0)
 		lull_nap_rx(&t->nap, n, max_pkts);
+}
+
+static uint16_t
+on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16_t max_pkts,
+	void *user)
+{
+	(void)pkts;
+	(void)user;
+	lull_nap_attach_polled((uint32_t)port << 16 | queue, n, max_pkts);
 	return n;
 }
 

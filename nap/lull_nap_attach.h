@@ -11,7 +11,9 @@
  *
  * The callback returns every packet the driver gave: attaching loses none.
  * The policy sees only what the callbacks see: a thread that also polls
- * something else (a vhost queue, a ring) must not be attached.
+ * something else (a vhost queue, a ring) must report each such poll with
+ * lull_nap_attach_polled(), or not be attached (the preload library reports
+ * rte_vhost_dequeue_burst() itself).
  *
  * Control path (any thread but a polling one):
  *   lull_nap_attach_options()   lull's options, from one string (LULL_OPTS)
@@ -26,6 +28,7 @@
 #ifndef LULL_NAP_ATTACH_H
 #define LULL_NAP_ATTACH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -61,6 +64,26 @@ int lull_nap_port_enable(uint16_t port, char *err, size_t errlen);
 
 /** Detach from every rx queue of port. */
 void lull_nap_port_disable(uint16_t port);
+
+/** The key of a source no ethdev callback sees (a vhost device's queue, a
+ * ring): id < 32768, queue < 65536; never one of an ethdev queue. */
+#define LULL_NAP_SOURCE(id, queue) (UINT32_C(1) << 31 | (uint32_t)(id) << 16 | (uint16_t)(queue))
+
+/**
+ * Tell the engine of the calling thread that it polled source key (from
+ * LULL_NAP_SOURCE()) and got n of at most max_pkts packets: the source
+ * joins the thread's round like an attached rx queue, and the engine may
+ * wait here, before this returns, when the round came back empty.
+ */
+void lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts);
+
+/** Bound every wait of every attached thread at max_ns (0: the options'
+ * own bound): a host that must hear from its polling threads that often
+ * (OVS quiesces its RCU every 10 ms) says so here. */
+void lull_nap_attach_wait_cap(uint64_t max_ns);
+
+/** Whether the calling thread has polled an attached source (has an engine). */
+bool lull_nap_attach_thread_polls(void);
 
 /** Register /lull/nap (every attached thread's counters) in DPDK telemetry. */
 int lull_nap_attach_register_telemetry(void);

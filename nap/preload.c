@@ -6,28 +6,48 @@
  * port once it started and detaches before it stops (and before a close).
  * Options: LULL_OPTS, lull's own (lull_nap_attach_options()); a bad one ends
  * the program before it starts, with the message. LULL_OPTS=--help lists them.
+ *
+ * What no ethdev callback sees, the preload sees here:
+ *  - rte_vhost_dequeue_burst(), how OVS's PMD threads poll vhost-user ports:
+ *    each call joins the thread's round as a source of its own;
+ *  - inside ovs-vswitchd, every wait is bounded at OVS_WAIT_CAP_NS, below the
+ *    10 ms in which OVS expects each PMD thread to quiesce its RCU;
+ *  - nanosleep() on a thread lull already sleeps on: the host sleeps on its own
+ *    too (OVS's other_config:pmd-maxsleep), said once.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_ethdev.h>
+#include <rte_vhost.h>
 
 #include "lull_nap_attach.h"
 
+/* Half of OVS's RCU quiesce interval (ovs-rcu: "blocked ... waiting for pmd"). */
+#define OVS_WAIT_CAP_NS 5000000u
+
 typedef int dev_fn(uint16_t port);
+
+static void *
+real_sym(const char *name)
+{
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (fn == NULL) {
+		fprintf(stderr, "lull: %s not found after the preload: %s\n", name, dlerror());
+		abort(); /* the program cannot have called it without the library */
+	}
+	return fn;
+}
 
 static dev_fn *
 real(const char *name)
 {
-	dev_fn *fn = (dev_fn *)dlsym(RTLD_NEXT, name);
-
-	if (fn == NULL) {
-		fprintf(stderr, "lull: %s not found after the preload: %s\n", name, dlerror());
-		abort(); /* the program cannot have called it without DPDK */
-	}
-	return fn;
+	return (dev_fn *)real_sym(name);
 }
 
 __attribute__((constructor)) static void
@@ -48,6 +68,13 @@ preload_init(void)
 	}
 	if (lull_nap_attach_register_telemetry() < 0)
 		fprintf(stderr, "lull: /lull/nap not registered in telemetry\n");
+	if (strncmp(program_invocation_short_name, "ovs-vswitchd", 12) == 0) {
+		lull_nap_attach_wait_cap(OVS_WAIT_CAP_NS);
+		fprintf(stderr,
+			"lull: inside %s: every wait of a PMD thread is bounded at %u us "
+			"(OVS quiesces its RCU every 10 ms)\n",
+			program_invocation_short_name, OVS_WAIT_CAP_NS / 1000);
+	}
 }
 
 int
@@ -89,4 +116,39 @@ rte_eth_dev_close(uint16_t port)
 	static dev_fn *close_fn;
 
 	return detach_then("rte_eth_dev_close", &close_fn, port);
+}
+
+typedef uint16_t vhost_deq_fn(
+	int vid, uint16_t queue, struct rte_mempool *mp, struct rte_mbuf **pkts, uint16_t count);
+
+uint16_t
+rte_vhost_dequeue_burst(int vid, uint16_t queue_id, struct rte_mempool *mbuf_pool,
+	struct rte_mbuf **pkts, uint16_t count)
+{
+	static vhost_deq_fn *deq;
+	uint16_t n;
+
+	if (deq == NULL)
+		deq = (vhost_deq_fn *)real_sym("rte_vhost_dequeue_burst");
+	n = deq(vid, queue_id, mbuf_pool, pkts, count);
+	if (vid >= 0 && vid < 32768)
+		lull_nap_attach_polled(LULL_NAP_SOURCE(vid, queue_id), n, count);
+	return n;
+}
+
+typedef int nanosleep_fn(const struct timespec *req, struct timespec *rem);
+
+int
+nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	static nanosleep_fn *sleep_fn;
+	static int said;
+
+	if (sleep_fn == NULL)
+		sleep_fn = (nanosleep_fn *)real_sym("nanosleep");
+	if (lull_nap_attach_thread_polls() && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		fprintf(stderr,
+			"lull: a thread lull sleeps on also sleeps on its own (nanosleep): both "
+			"are on; in OVS, set other_config:pmd-maxsleep=0\n");
+	return sleep_fn(req, rem);
 }

@@ -16,6 +16,7 @@ packages=(
 	debhelper dpkg-dev fakeroot lintian # make deb
 	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
 	gnuplot-nox python3 bc    # benchmarks and plots
+	openvswitch-switch-dpdk   # ovs-vswitchd-dpdk: lull inside OVS (nap_ovs.sh, bench/inside)
 )
 
 missing=()

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# lull inside Debian's own OVS-DPDK (ovs-vswitchd-dpdk), unmodified:
+# LD_PRELOAD=lullnap-preload.so, OVS's own sleeping off (pmd-maxsleep=0).
+# The test starts its own ovsdb-server and ovs-vswitchd (run directory in the
+# test's, no hugepages), a userspace bridge with two memif ports, flows 1<->2,
+# and two PMD threads (CPUs 0 and 1), then:
+#  1. idle: each PMD uses under half the CPU of plain OVS's busy PMD (measured
+#     in the same run); lull says it bounded every wait below OVS's RCU
+#     quiesce interval; `lullctl pmd-perf-show` reads lull's counters from
+#     OVS's telemetry socket;
+#  2. lull-gen at 10 kpps through OVS while p1's rx queue moves from one PMD
+#     thread to the other (pmd-rxq-affinity) and back (pmd-rxq-rebalance):
+#     nothing lost, and both threads slept;
+#  3. a port stop/configure/start (n_rxq_desc) re-attaches: traffic after it
+#     (steady and bursts) loses nothing, and the mempool's in-use count is
+#     where it was before;
+#  4. OVS's own sleeping turned on beside lull: lull says both are on;
+#  5. `ovs-appctl exit` ends ovs-vswitchd cleanly, with no warning from OVS
+#     that a PMD did not quiesce.
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=../../scripts/lib/ovs.sh
+. "$(dirname "$0")/../../scripts/lib/ovs.sh"
+PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
+[ -x "$OVS_VSWITCHD" ] || die "$OVS_VSWITCHD not found (Debian package openvswitch-switch-dpdk)"
+if nm -D --undefined-only "$PRELOAD" | grep " __asan_" >/dev/null; then
+	PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so):$PRELOAD"
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	log "sanitized module: LD_PRELOAD=$PRELOAD"
+fi
+
+# gen NAME PROFILE: lull-gen through the bridge (lcore 0, memif clients; three rx
+# queues: OVS sends on a tx queue per thread, two PMDs and main); result in $T_DIR/NAME.json
+gen() {
+	"$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-$1" \
+		--vdev "$(h_memif 0 client a)" --vdev "$(h_memif 1 client b)" \
+		-- --rxq 3 --profile "$2" --json "$T_DIR/$1.json" >"$T_DIR/$1.log" 2>&1
+}
+
+# lossless NAME: every phase of lull-gen's run NAME got back all it sent
+lossless() {
+	python3 - "$T_DIR/$1.json" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["phases"]:
+    if p["sent"] == 0:
+        continue
+    assert p["received"] == p["sent"] and p["lost"] == 0, f"{p['profile']}: {p}"
+    print(f"{p['profile']}: {p['sent']} sent = received, p50/p99 "
+          f"{p['lat_us']['p50']:.0f}/{p['lat_us']['p99']:.0f} us")
+PY
+}
+
+in_use() {
+	ovs_appctl netdev-dpdk/get-mempool-info p1 | sed -n 's/.*in use (\([0-9]*\)).*/\1/p'
+}
+
+# the PMD core (0 or 1) polling p1, from pmd-rxq-show
+p1_core() {
+	ovs_appctl dpif-netdev/pmd-rxq-show |
+		awk '/^pmd thread/ {c = $NF; sub(":", "", c)} /port: p1 / {print c}'
+}
+
+# 1. plain OVS's busy PMD, for the idle comparison
+ovs_start plain "" || die "plain ovs-vswitchd did not start"
+ovs_bridge "$(h_memif 0 server pa)" "$(h_memif 1 server pb)" || die "plain bridge"
+sleep 1
+plain=$(pmd_cpu_pct "$OVS_PID" 3 "pmd*")
+ovs_stop || die "plain ovs-vswitchd did not exit on ovs-appctl exit"
+
+ovs_start lull "$PRELOAD" pmd-cpu-mask=0x3 pmd-maxsleep=0 || die "ovs-vswitchd with lull did not start"
+grep -q "lull: inside ovs-vswitchd.*bounded at 5000 us" "$T_DIR/lull.log" ||
+	die "no word from lull on OVS's RCU bound: $(cat "$T_DIR/lull.log")"
+ovs_bridge "$(h_memif 0 server a)" "$(h_memif 1 server b)" || die "bridge with lull"
+sleep 1
+declare -a idle=()
+for t in /proc/"$OVS_PID"/task/*; do
+	case "$(cat "$t/comm")" in pmd*) idle+=("$(cat "$t/comm")") ;; esac
+done
+[ "${#idle[@]}" -eq 2 ] || die "want two PMD threads, have: ${idle[*]}"
+for name in "${idle[@]}"; do
+	pct=$(pmd_cpu_pct "$OVS_PID" 3 "$name")
+	log "idle PMD $name: $pct % with lull, plain OVS's busy PMD $plain %"
+	fcmp 'p >= 50 && l < p / 2' p="$plain" l="$pct" ||
+		die "idle PMD $name: lull $pct % is not under half of plain OVS's $plain %"
+done
+"$LULLCTL" -f "$OVS_PREFIX" pmd-perf-show >"$T_DIR/perf.txt" ||
+	die "lullctl pmd-perf-show against OVS: $(cat "$T_DIR/perf.txt")"
+[ "$(grep -Ec "^ +Sleeps: +[1-9]" "$T_DIR/perf.txt")" -eq 2 ] ||
+	die "pmd-perf-show against OVS: not two threads with sleeps: $(cat "$T_DIR/perf.txt")"
+
+# 2. 10 kpps while p1 moves to the other PMD thread and back
+before=$(in_use)
+[ -n "$before" ] || die "no mempool in-use count: $(ovs_appctl netdev-dpdk/get-mempool-info p1 | tail -3)"
+from=$(p1_core)
+gen move "idle:500ms,rate:10k:6s" &
+gpid=$!
+sleep 2
+ovs_vsctl set Interface p1 "other_config:pmd-rxq-affinity=0:$((1 - from))"
+sleep 1.5
+to=$(p1_core)
+ovs_vsctl remove Interface p1 other_config pmd-rxq-affinity
+ovs_appctl dpif-netdev/pmd-rxq-rebalance >/dev/null
+wait "$gpid" || die "lull-gen (moves) failed: $(tail -n 5 "$T_DIR/move.log")"
+[ "$to" = $((1 - from)) ] || die "p1 did not move from PMD core $from (now $to)"
+log "p1 moved from PMD core $from to $to, then rebalanced, at 10 kpps:"
+lossless move || die "packets lost while p1 moved between PMD threads"
+
+# 3. a port stop/configure/start, then traffic again
+n=$(grep -c "Port 0:\|Port 1:" "$OVS_DIR/vswitchd.log")
+ovs_vsctl set Interface p1 options:n_rxq_desc=1024
+for _ in $(seq 100); do
+	[ "$(grep -c "Port 0:\|Port 1:" "$OVS_DIR/vswitchd.log")" -gt "$n" ] && break
+	sleep 0.1
+done
+[ "$(grep -c "Port 0:\|Port 1:" "$OVS_DIR/vswitchd.log")" -gt "$n" ] ||
+	die "p1 was not reconfigured"
+sleep 1
+gen after "idle:300ms,rate:10k:2s,idle:300ms,burst:500/50ms:1s" ||
+	die "lull-gen (after the restart) failed: $(tail -n 5 "$T_DIR/after.log")"
+log "after p1's stop/configure/start:"
+lossless after || die "packets lost after p1's restart"
+sleep 0.5
+after=$(in_use)
+log "mempool in use: $before before, $after after"
+[ "$after" = "$before" ] || die "mempool in use $before before, $after after"
+"$LULLCTL" -f "$OVS_PREFIX" --json raw /lull/nap >"$T_DIR/nap.json" || die "/lull/nap after traffic"
+python3 - "$T_DIR/nap.json" <<'PY' || die "/lull/nap: $(cat "$T_DIR/nap.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ts = [d[f"thread{i}"] for i in range(d["threads"])]
+moved = [t for t in ts if t["busy_iterations"] > 0 and t["sleeps"] > 0]
+# p1 was polled by both threads in turn: both forwarded and both slept
+assert len(moved) == 2, ts
+for t in moved:
+    print(f"PMD on CPU {t['cpu']}: {t['sleeps']} sleeps, {t['busy_iterations']} busy rounds")
+PY
+
+# 4. OVS's own sleeping beside lull's
+ovs_vsctl set Open_vSwitch . other_config:pmd-maxsleep=250
+wait_log lull "lull: a thread lull sleeps on also sleeps on its own" 10
+ovs_vsctl set Open_vSwitch . other_config:pmd-maxsleep=0
+
+# 5. clean exit
+ovs_stop || die "ovs-vswitchd with lull did not exit on ovs-appctl exit"
+[ "$H_RC" -eq 0 ] || die "ovs-vswitchd exited with $H_RC"
+! grep -q "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" ||
+	die "OVS: $(grep "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" | head -n 2)"
+log "PASS"
