@@ -10,6 +10,7 @@
 #include "lull_nap_attach.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -46,8 +47,9 @@ static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct attach_opts opts;
 static bool opts_set;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
-static uint32_t min_ring = UINT32_MAX; /**< the smallest ring attached */
-static uint64_t wait_cap_ns;           /**< the host's bound on any one wait, 0: none */
+static uint32_t min_ring = UINT32_MAX;   /**< the smallest ring attached */
+static uint64_t wait_cap_ns;             /**< the host's bound on any one wait, 0: none */
+static bool intr_port[RTE_MAX_ETHPORTS]; /**< configured with rx interrupts */
 
 struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 unsigned int lull_nap_n_thrs;
@@ -132,16 +134,93 @@ lull_nap_attach_usage(FILE *f)
 	lull_opt_usage(attach_rows, f);
 }
 
+/* A source's share of a round's signature: a sum, so order does not matter. */
+static inline uint64_t
+sig_of(uint32_t key)
+{
+	return ((uint64_t)key + 1) * UINT64_C(0x9E3779B97F4A7C15);
+}
+
+/*
+ * An interrupt wait's look at the queues once armed (a packet that came before
+ * arming raised no interrupt): whether packets wait, without taking them - the
+ * host takes them at its next poll. Only queues whose packets can be seen so
+ * wait for interrupts (peek_of).
+ */
+static uint32_t
+peek(void *ctx)
+{
+	const struct lull_nap_thr *t = ctx;
+
+	for (unsigned int i = 0; i < t->n_wq; i++) {
+		if (t->peek_fd[i] >= 0) {
+			struct pollfd p = {.fd = t->peek_fd[i], .events = POLLIN};
+
+			if (poll(&p, 1, 0) > 0)
+				return 1;
+		} else if (rte_eth_rx_queue_count(t->wq[i].port, t->wq[i].queue) > 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* How peek() sees whether packets wait on a queue: -1 where the driver counts
+ * them (rx_queue_count), net_tap's queue fd (readable while packets wait), or
+ * -2: it cannot, and the thread polling it takes timed waits only. */
+static int
+peek_of(uint16_t port, uint16_t queue)
+{
+	struct rte_eth_dev_info info;
+	int fd;
+
+	if (rte_eth_rx_queue_count(port, queue) >= 0)
+		return -1;
+	if (rte_eth_dev_info_get(port, &info) == 0 && info.driver_name != NULL &&
+		strcmp(info.driver_name, "net_tap") == 0) {
+		fd = rte_eth_dev_rx_intr_ctl_q_get_fd(port, queue);
+		if (fd >= 0)
+			return fd;
+	}
+	return -2;
+}
+
+void
+lull_nap_port_intr(uint16_t port, bool on)
+{
+	if (port >= RTE_MAX_ETHPORTS)
+		return;
+	pthread_mutex_lock(&attach_lock);
+	intr_port[port] = on;
+	__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&attach_lock);
+}
+
+bool
+lull_nap_attach_wants_intr(void)
+{
+	bool on;
+
+	pthread_mutex_lock(&attach_lock);
+	if (!opts_set)
+		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
+	opts_set = true;
+	on = opts.wk.intr_after_ms != 0;
+	pthread_mutex_unlock(&attach_lock);
+	return on;
+}
+
 /* A thread's engine, made at its first poll of an attached queue. */
 static struct lull_nap_thr *
 thr_new(void)
 {
-	const struct lull_nap_host host = {.poll = NULL, .flush = no_flush};
 	struct lull_nap_thr *t = calloc(1, sizeof(*t));
+	struct lull_nap_host host = {.poll = peek, .flush = no_flush};
 	unsigned int i;
 
 	if (t == NULL)
 		return NULL;
+	host.ctx = t;
 	pthread_mutex_lock(&attach_lock);
 	i = lull_nap_n_thrs;
 	if (i == LULL_NAP_ATTACH_MAX_THREADS) {
@@ -160,29 +239,60 @@ thr_new(void)
 	return t;
 }
 
-/* Take the options in force for a thread whose bursts hold up to burst packets. */
+/* Which of the n sources in keys a thread waits on for interrupts: all of
+ * them, where each is an rx queue configured with interrupts whose packets
+ * peek() sees; else none (timed waits only). Under attach_lock. */
 static void
-thr_load(struct lull_nap_thr *t, uint16_t burst)
+thr_intr_queues(struct lull_nap_thr *t, const uint32_t *keys, unsigned int n)
 {
-	static const struct lull_wait_queue none = {0, 0};
+	t->n_wq = 0;
+	if (opts.wk.intr_after_ms == 0)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		uint16_t port = (uint16_t)(keys[i] >> 16), queue = (uint16_t)keys[i];
+		int fd = keys[i] >> 31 || !intr_port[port] ? -2 : peek_of(port, queue);
+
+		if (fd == -2) {
+			t->n_wq = 0;
+			return;
+		}
+		t->wq[i] = (struct lull_wait_queue){port, queue};
+		t->peek_fd[i] = fd;
+		t->n_wq = i + 1;
+	}
+}
+
+/* Take the options in force for a thread whose bursts hold up to burst
+ * packets and that polls the n sources in keys. */
+static void
+thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned int n)
+{
 	struct lull_nap_conf conf;
 	unsigned int bad;
+	uint32_t intr_max_ms;
 	char err[256];
 	int cpu = sched_getcpu();
 
+	t->loaded_sig = 0;
+	for (unsigned int i = 0; i < n; i++)
+		t->loaded_sig += sig_of(keys[i]);
 	pthread_mutex_lock(&attach_lock);
 	t->gen = __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE);
 	if (!opts_set)
 		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
 	opts_set = true;
 	memset(&conf, 0, sizeof(conf));
+	thr_intr_queues(t, keys, n);
+	intr_max_ms = opts.wk.intr_wait_max_ms;
+	if (wait_cap_ns != 0 && (uint64_t)intr_max_ms * 1000000 > wait_cap_ns)
+		intr_max_ms = (uint32_t)(wait_cap_ns / 1000000) + (wait_cap_ns < 1000000);
+	conf.intr_after_ns = t->n_wq != 0 ? (uint64_t)opts.wk.intr_after_ms * 1000000 : 0;
 	lull_sleep_opts_params(&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst,
 		min_ring == UINT32_MAX ? 512 : min_ring, &conf.policy);
 	if (wait_cap_ns != 0 && conf.policy.max_sleep_ns > wait_cap_ns)
 		conf.policy.max_sleep_ns = wait_cap_ns;
 	if (lull_policy_check(&conf.policy) < 0 ||
-		lull_waiter_init(
-			&t->waiter, opts.wk.wake, opts.wk.intr_wait_max_ms, err, sizeof(err)) < 0)
+		lull_waiter_init(&t->waiter, opts.wk.wake, intr_max_ms, err, sizeof(err)) < 0)
 		conf.policy.kind = LULL_POLICY_OFF; /* both checked when the options were set */
 	lull_waiter_inject(&t->waiter, &opts.wk.inject, (uint64_t)t->index + 1);
 	conf.timer_slack_ns = opts.wk.timer_slack_ns; /* opts may change once unlocked */
@@ -190,8 +300,8 @@ thr_load(struct lull_nap_thr *t, uint16_t burst)
 	conf.waiter = &t->waiter;
 	conf.ctl_fd = -1;
 	conf.fresh = t->burst != burst || !t->loaded;
-	/* timed waits only: rx interrupts need the host's ports configured for them */
-	lull_nap_load(&t->nap, &conf, &none, 0, &bad);
+	/* a queue that cannot interrupt after all: timed waits (intr_ok false) */
+	lull_nap_load(&t->nap, &conf, t->wq, t->n_wq, &bad);
 	t->burst = burst;
 	t->loaded = true;
 	t->cpu = cpu;
@@ -223,29 +333,39 @@ lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 		t = self = thr_new();
 		if (t == NULL)
 			return; /* past the thread table or out of memory: this thread polls */
-		thr_load(t, max_pkts);
+		thr_load(t, max_pkts, NULL, 0);
 	}
 	for (unsigned int i = 0; i < t->n_round; i++) {
 		uint64_t now_tsc;
 
 		if (t->round[i] != key)
 			continue;
-		/* this queue again: the round is over */
+		/* this queue again: the round is over; other sources than last loaded
+		 * (a queue moved here or away): load with them, for their interrupts */
+		if (t->round_sig != t->loaded_sig)
+			thr_load(t, max_pkts, t->round, t->n_round);
 		now_tsc = rte_rdtsc();
 		lull_nap_account(&t->nap, t->round_rx, now_tsc);
+		/* the engine judges a wake by the next decision's packets; here it
+		 * decides only after empty rounds: a wake that brought some was good */
+		if (t->round_rx > 0)
+			t->nap.woken = false;
 		if (t->round_rx == 0 && n == 0)
 			lull_nap_idle(&t->nap, 0, now_tsc);
 		if (++t->rounds % LULL_NAP_HOUSEKEEPING_ITERS == 0) {
 			lull_nap_housekeeping(&t->nap);
 			if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen)
-				thr_load(t, max_pkts);
+				thr_load(t, max_pkts, t->round, t->n_round);
 		}
 		t->n_round = 0;
 		t->round_rx = 0;
+		t->round_sig = 0;
 		break;
 	}
-	if (t->n_round < LULL_NAP_ATTACH_MAX_QUEUES)
+	if (t->n_round < LULL_NAP_ATTACH_MAX_QUEUES) {
 		t->round[t->n_round++] = key;
+		t->round_sig += sig_of(key);
+	}
 	t->round_rx += n;
 	if (n > 0)
 		lull_nap_rx(&t->nap, n, max_pkts);

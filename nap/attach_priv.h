@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "lull_nap_attach.h"
+#include "wait.h"
 
 /** One polling thread's engine and its round. */
 struct lull_nap_thr {
@@ -14,6 +15,13 @@ struct lull_nap_thr {
 	struct lull_waiter waiter;
 	uint32_t round[LULL_NAP_ATTACH_MAX_QUEUES]; /**< port << 16 | queue, this round */
 	unsigned int n_round;
+	uint64_t round_sig;  /**< the round's set of sources, summed (order-free) */
+	uint64_t loaded_sig; /**< that of the set it last loaded with */
+	/** The sources loaded with, where they are all rx queues that interrupt and
+	 * that a look tells whether packets wait (peek): its interrupt waits. */
+	struct lull_wait_queue wq[LULL_NAP_ATTACH_MAX_QUEUES];
+	int peek_fd[LULL_NAP_ATTACH_MAX_QUEUES]; /**< readable while packets wait, or -1 */
+	unsigned int n_wq;
 	uint32_t round_rx; /**< packets this round */
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */

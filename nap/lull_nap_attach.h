@@ -6,8 +6,9 @@
  * queue feeds the engine (lull_nap.h) of whichever thread polls it - state is
  * per polling thread, not per lcore id, so a queue may move between threads
  * (OVS rebalances). A thread decides only after a round in which every queue
- * it polls came back empty, and then waits as lull's policy says (timed
- * waits; rx-interrupt waits are not offered here yet).
+ * it polls came back empty, and then waits as lull's policy says: timed
+ * waits, and rx-interrupt waits where every queue it polls has them
+ * (lull_nap_port_intr()).
  *
  * The callback returns every packet the driver gave: attaching loses none.
  * The policy sees only what the callbacks see: a thread that also polls
@@ -81,6 +82,16 @@ void lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts);
  * own bound): a host that must hear from its polling threads that often
  * (OVS quiesces its RCU every 10 ms) says so here. */
 void lull_nap_attach_wait_cap(uint64_t max_ns);
+
+/** Say whether port was configured with rx interrupts (intr_conf.rxq): a
+ * thread whose every source is such a queue, and one whose waiting packets
+ * can be seen without taking them (rte_eth_rx_queue_count(), or net_tap's
+ * queue fd), waits for interrupts when idle (--intr-after-ms). */
+void lull_nap_port_intr(uint16_t port, bool on);
+
+/** Whether the options ask for interrupt waits (--intr-after-ms not 0): a
+ * host should then configure its ports with intr_conf.rxq = 1 where they can. */
+bool lull_nap_attach_wants_intr(void);
 
 /** Whether the calling thread has polled an attached source (has an engine). */
 bool lull_nap_attach_thread_polls(void);

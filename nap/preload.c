@@ -4,6 +4,8 @@
  * program links DPDK's ethdev dynamically, so its calls of rte_eth_dev_start()
  * and rte_eth_dev_stop() come here first: lull attaches to every rx queue of a
  * port once it started and detaches before it stops (and before a close).
+ * rte_eth_dev_configure() comes here too: lull asks for rx interrupts where
+ * the driver has them (the host's configuration as it was where it refuses).
  * Options: LULL_OPTS, lull's own (lull_nap_attach_options()); a bad one ends
  * the program before it starts, with the message. LULL_OPTS=--help lists them.
  *
@@ -27,8 +29,8 @@
 
 #include "lull_nap_attach.h"
 
-/* Half of OVS's RCU quiesce interval (ovs-rcu: "blocked ... waiting for pmd"). */
-#define OVS_WAIT_CAP_NS 5000000u
+/* Below OVS's 10 ms RCU quiesce interval (ovs-rcu: "blocked ... waiting for pmd"). */
+#define OVS_WAIT_CAP_NS 9000000u
 
 typedef int dev_fn(uint16_t port);
 
@@ -75,6 +77,35 @@ preload_init(void)
 			"(OVS quiesces its RCU every 10 ms)\n",
 			program_invocation_short_name, OVS_WAIT_CAP_NS / 1000);
 	}
+}
+
+typedef int configure_fn(
+	uint16_t port, uint16_t nb_rx, uint16_t nb_tx, const struct rte_eth_conf *conf);
+
+/* Ask for rx interrupts where the driver has them (and lull's options want
+ * them): the host's own configuration where it refuses. */
+int
+rte_eth_dev_configure(
+	uint16_t port, uint16_t nb_rx_q, uint16_t nb_tx_q, const struct rte_eth_conf *dev_conf)
+{
+	static configure_fn *configure;
+	int ret;
+
+	if (configure == NULL)
+		configure = (configure_fn *)real_sym("rte_eth_dev_configure");
+	if (dev_conf != NULL && !dev_conf->intr_conf.rxq && lull_nap_attach_wants_intr()) {
+		struct rte_eth_conf c = *dev_conf;
+
+		c.intr_conf.rxq = 1;
+		ret = configure(port, nb_rx_q, nb_tx_q, &c);
+		if (ret == 0) {
+			lull_nap_port_intr(port, true);
+			return 0;
+		}
+	}
+	ret = configure(port, nb_rx_q, nb_tx_q, dev_conf);
+	lull_nap_port_intr(port, ret == 0 && dev_conf != NULL && dev_conf->intr_conf.rxq);
+	return ret;
 }
 
 int

@@ -5,12 +5,14 @@
 #
 #   ovs_start NAME PRELOAD [KEY=VALUE...]   ovsdb-server + ovs-vswitchd-dpdk; the
 #                  other_config KEY=VALUEs are set before it starts (pmd-cpu-mask
-#                  0x2, lcore mask 0x1, DPDK memory through dpdk-extra, EAL's
+#                  0x2, lcore mask 0x1, 1 GB of 4-KB pages through dpdk-extra, EAL's
 #                  --file-prefix OVS_PREFIX); PRELOAD ("" for none) is LD_PRELOADed;
 #                  returns once DPDK is initialized. OVS_PID, OVS_PREFIX, OVS_DIR
-#   ovs_bridge DEVARGS-1 DEVARGS-2   bridge br0 (userspace datapath), ports p1 and
-#                  p2 (OpenFlow ports 1 and 2) on those DPDK devices, flows 1<->2;
-#                  returns once the PMD polls both
+#   ovs_bridge DEVARGS-1 DEVARGS-2 [COLUMNS]   bridge br0 (userspace datapath),
+#                  ports p1 and p2 (OpenFlow ports 1 and 2) on those DPDK devices,
+#                  with COLUMNS on both ("options:n_rxq=2": net_tap wants as many
+#                  rx queues as OVS has tx queues), flows 1<->2; returns once the
+#                  PMD polls both
 #   ovs_vsctl / ovs_appctl / ovs_ofctl ARGS...   the tools, against this OVS
 #   ovs_pmd_tid    the PMD thread of OVS_PID (OVS names it pmd-c01/id:N)
 #   ovs_stop       `ovs-appctl exit` (SIGTERM after 10 s), then the database;
@@ -50,9 +52,11 @@ ovs_start() {
 		--unixctl="$OVS_DIR/db.ctl" --log-file="$OVS_DIR/db.log" -vconsole:off
 	for _ in $(seq 100); do [ -S "$OVS_DIR/db.sock" ] && break; sleep 0.1; done
 	ovs_vsctl --no-wait init || return 1
-	# --legacy-mem: OVS adds --in-memory otherwise, which --no-huge refuses
+	# 4-KB pages always (hugepages the harness reserved are the DPDK
+	# programs' beside it); --legacy-mem: OVS adds --in-memory otherwise,
+	# which --no-huge refuses
 	local -A oc=([dpdk-init]=true [dpdk-lcore-mask]=0x1 [pmd-cpu-mask]=0x2
-		[dpdk-extra]="${H_EAL[*]} --legacy-mem -m 1024 --file-prefix=$OVS_PREFIX")
+		[dpdk-extra]="--no-huge --no-pci --log-level=lib.eal:error --legacy-mem -m 1024 --file-prefix=$OVS_PREFIX")
 	for kv in "$@"; do oc[${kv%%=*}]=${kv#*=}; done
 	local args=()
 	for kv in "${!oc[@]}"; do args+=("other_config:$kv=${oc[$kv]}"); done
@@ -71,9 +75,13 @@ ovs_start() {
 }
 
 ovs_bridge() {
+	local more=()
+	[ -z "${3:-}" ] || read -r -a more <<<"$3"
 	ovs_vsctl add-br br0 -- set bridge br0 datapath_type=netdev \
-		-- add-port br0 p1 -- set Interface p1 type=dpdk "options:dpdk-devargs=$1" ofport_request=1 \
-		-- add-port br0 p2 -- set Interface p2 type=dpdk "options:dpdk-devargs=$2" ofport_request=2 ||
+		-- add-port br0 p1 -- set Interface p1 type=dpdk "options:dpdk-devargs=$1" \
+		ofport_request=1 "${more[@]}" \
+		-- add-port br0 p2 -- set Interface p2 type=dpdk "options:dpdk-devargs=$2" \
+		ofport_request=2 "${more[@]}" ||
 		return 1
 	ovs_ofctl del-flows br0 &&
 		ovs_ofctl add-flow br0 in_port=1,actions=output:2 &&

@@ -67,7 +67,7 @@ plain=$(pmd_cpu_pct "$OVS_PID" 3 "pmd*")
 ovs_stop || die "plain ovs-vswitchd did not exit on ovs-appctl exit"
 
 ovs_start lull "$PRELOAD" pmd-cpu-mask=0x3 pmd-maxsleep=0 || die "ovs-vswitchd with lull did not start"
-grep -q "lull: inside ovs-vswitchd.*bounded at 5000 us" "$T_DIR/lull.log" ||
+grep -q "lull: inside ovs-vswitchd.*bounded at 9000 us" "$T_DIR/lull.log" ||
 	die "no word from lull on OVS's RCU bound: $(cat "$T_DIR/lull.log")"
 ovs_bridge "$(h_memif 0 server a)" "$(h_memif 1 server b)" || die "bridge with lull"
 sleep 1
