@@ -8,9 +8,16 @@
 # measures the idle PMD's CPU, then for each of OVS_LOADS lull-gen's p50/p99
 # (one way through OVS), packets lost and the PMD's CPU during the load.
 #
-#   ovs_run CFG RUN   prints "idle CPU" then "LOAD CPU P50 P99 LOST" lines,
-#                     or one "x REASON" line
+#   ovs0     OVS busy polling (pmd-maxsleep=0, no lull): the latency floor
+# On net_tap (ovs_run CFG RUN tap: two taps bridged to veths in namespaces A
+# and B, h_tap_namespaces; OVS asks two rx queues per tap), the loads are
+# pings from A to B across OVS (OVS_TAP_LOADS: ping every 1 and 10 ms):
+# round-trip p50/p99 and pings lost.
+#
+#   ovs_run CFG RUN [memif|tap]   prints "idle CPU" then "LOAD CPU P50 P99 LOST"
+#                     lines (tap: LOADs and idle prefixed tap-), or one "x REASON" line
 OVS_LOADS=${OVS_LOADS:-rate:1k rate:10k rate:100k burst:1000/100ms}
+OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
 # pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core
 pmd_pct() {
@@ -42,23 +49,53 @@ print(sys.argv[2], sys.argv[3], f"{p['lat_us']['p50']:.1f}", f"{p['lat_us']['p99
 PY
 }
 
+# ovs_ping TID LOAD: LOAD = ping:INTERVAL for SECS from namespace A to B; the
+# PMD's CPU over the middle of it, the round trips' p50/p99, pings lost
+ovs_ping() {
+	local tid=$1 load=$2 iv=${2#ping:} out="$H_DIR/ping.txt" pct ppid n
+	n=$(echo "$SECS / $iv" | bc)
+	ip netns exec "$NS_A" ping -n -i "$iv" -c "$n" -W 1 198.18.0.2 >"$out" 2>&1 &
+	ppid=$!
+	sleep 0.5
+	pct=$(pmd_pct "$tid" "$(echo "$SECS - 1" | bc)")
+	wait "$ppid" || true
+	python3 - "$out" "tap-$load" "$pct" "$n" <<'PY'
+import re, statistics, sys
+rtt = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(sys.argv[1]).read()))
+if not rtt:
+    print("x no ping answered")
+    sys.exit()
+q = statistics.quantiles([r * 1000 for r in rtt], n=100) if len(rtt) > 1 else [rtt[0] * 1000] * 99
+print(sys.argv[2], sys.argv[3], f"{q[49]:.1f}", f"{q[98]:.1f}", int(sys.argv[4]) - len(rtt))
+PY
+}
+
 ovs_run() {
-	local cfg=$1 run=$2 pre="" tid kv=() load
+	local cfg=$1 run=$2 dev=${3:-memif} pre="" tid kv=() load a b more="" pfx=""
 	case $cfg in
 	lull) pre=$PRELOAD kv=(pmd-maxsleep=0) ;;
 	ovs*) kv=("pmd-maxsleep=${cfg#ovs}") ;;
 	esac
+	if [ "$dev" = tap ]; then
+		a="net_tap0,iface=$TAP_A" b="net_tap1,iface=$TAP_B" more=options:n_rxq=2 pfx=tap-
+	else
+		a=$(h_memif 0 server "a$run") b=$(h_memif 1 server "b$run")
+	fi
 	LULL_OPTS=${LULL_OPTS:-} ovs_start "ovs$run" "$pre" "${kv[@]}" 2>/dev/null ||
 		{ echo "x ovs-vswitchd did not start"; return; }
-	if ! ovs_bridge "$(h_memif 0 server "a$run")" "$(h_memif 1 server "b$run")" 2>/dev/null ||
-		! tid=$(ovs_pmd_tid); then
+	if ! ovs_bridge "$a" "$b" "$more" 2>/dev/null || ! tid=$(ovs_pmd_tid); then
 		echo "x no bridge or no PMD"
 		ovs_stop || true
 		return
 	fi
+	[ "$dev" != tap ] || h_tap_join
 	sleep 1
-	echo "idle $(pmd_pct "$tid" "$SECS")"
-	for load in $OVS_LOADS; do ovs_load "$tid" "$run" "$load"; done
+	echo "${pfx}idle $(pmd_pct "$tid" "$SECS")"
+	if [ "$dev" = tap ]; then
+		for load in $OVS_TAP_LOADS; do ovs_ping "$tid" "$load"; done
+	else
+		for load in $OVS_LOADS; do ovs_load "$tid" "$run" "$load"; done
+	fi
 	ovs_stop || true
 }
 
@@ -81,7 +118,7 @@ def rng(k, i):
     return f"{min(c):g}-{max(c):g}"
 print(f"{'load':<20} {'config':<7} {'CPU %':>16} {'p50 us':>8} {'p99 us':>18} {'lost':>14}")
 for load in loads:
-    for cfg in ("lull", "ovs250", "ovs50"):
+    for cfg in ("lull", "ovs250", "ovs50", "ovs0"):
         k = (cfg, load)
         if k not in med:
             continue
