@@ -134,11 +134,15 @@ lull_nap_attach_usage(FILE *f)
 	lull_opt_usage(attach_rows, f);
 }
 
-/* A source's share of a round's signature: a sum, so order does not matter. */
-static inline uint64_t
-sig_of(uint32_t key)
+/* A set of sources' signature: a sum of hashes, so order does not matter. */
+static uint64_t
+sig_of_round(const uint32_t *keys, unsigned int n)
 {
-	return ((uint64_t)key + 1) * UINT64_C(0x9E3779B97F4A7C15);
+	uint64_t sig = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		sig += ((uint64_t)keys[i] + 1) * UINT64_C(0x9E3779B97F4A7C15);
+	return sig;
 }
 
 /*
@@ -273,9 +277,8 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	char err[256];
 	int cpu = sched_getcpu();
 
-	t->loaded_sig = 0;
-	for (unsigned int i = 0; i < n; i++)
-		t->loaded_sig += sig_of(keys[i]);
+	t->loaded_sig = sig_of_round(keys, n);
+	t->n_loaded = n;
 	pthread_mutex_lock(&attach_lock);
 	t->gen = __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE);
 	if (!opts_set)
@@ -323,9 +326,10 @@ lull_nap_attach_thread_polls(void)
 }
 
 /* This thread polled source key (port << 16 | queue, or another source's key)
- * and got n of at most max_pkts packets. */
-void
-lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
+ * and got n of at most max_pkts packets. Inline in the rx callback: a call
+ * through the library's exported name would go through the PLT every burst. */
+static inline __attribute__((always_inline)) void
+polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 {
 	struct lull_nap_thr *t = self;
 
@@ -341,8 +345,9 @@ lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 		if (t->round[i] != key)
 			continue;
 		/* this queue again: the round is over; other sources than last loaded
-		 * (a queue moved here or away): load with them, for their interrupts */
-		if (t->round_sig != t->loaded_sig)
+		 * (a queue moved here or away): load with them, for their interrupts
+		 * (as many: here; the same number of others: at housekeeping) */
+		if (t->n_round != t->n_loaded)
 			thr_load(t, max_pkts, t->round, t->n_round);
 		now_tsc = rte_rdtsc();
 		lull_nap_account(&t->nap, t->round_rx, now_tsc);
@@ -354,18 +359,16 @@ lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 			lull_nap_idle(&t->nap, 0, now_tsc);
 		if (++t->rounds % LULL_NAP_HOUSEKEEPING_ITERS == 0) {
 			lull_nap_housekeeping(&t->nap);
-			if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen)
+			if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen ||
+				sig_of_round(t->round, t->n_round) != t->loaded_sig)
 				thr_load(t, max_pkts, t->round, t->n_round);
 		}
 		t->n_round = 0;
 		t->round_rx = 0;
-		t->round_sig = 0;
 		break;
 	}
-	if (t->n_round < LULL_NAP_ATTACH_MAX_QUEUES) {
+	if (t->n_round < LULL_NAP_ATTACH_MAX_QUEUES)
 		t->round[t->n_round++] = key;
-		t->round_sig += sig_of(key);
-	}
 	t->round_rx += n;
 	if (n > 0)
 		lull_nap_rx(&t->nap, n, max_pkts);
@@ -377,8 +380,14 @@ on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16
 {
 	(void)pkts;
 	(void)user;
-	lull_nap_attach_polled((uint32_t)port << 16 | queue, n, max_pkts);
+	polled((uint32_t)port << 16 | queue, n, max_pkts);
 	return n;
+}
+
+void
+lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
+{
+	polled(key, n, max_pkts);
 }
 
 int

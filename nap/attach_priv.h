@@ -15,8 +15,8 @@ struct lull_nap_thr {
 	struct lull_waiter waiter;
 	uint32_t round[LULL_NAP_ATTACH_MAX_QUEUES]; /**< port << 16 | queue, this round */
 	unsigned int n_round;
-	uint64_t round_sig;  /**< the round's set of sources, summed (order-free) */
-	uint64_t loaded_sig; /**< that of the set it last loaded with */
+	uint64_t loaded_sig;   /**< the set of sources it last loaded with (order-free) */
+	unsigned int n_loaded; /**< and their number */
 	/** The sources loaded with, where they are all rx queues that interrupt and
 	 * that a look tells whether packets wait (peek): its interrupt waits. */
 	struct lull_wait_queue wq[LULL_NAP_ATTACH_MAX_QUEUES];
