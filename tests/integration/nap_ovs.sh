@@ -17,7 +17,9 @@
 #  4. OVS's own sleeping turned on beside lull: lull says both are on;
 #  5. `ovs-appctl exit` ends ovs-vswitchd cleanly, with no warning from OVS
 #     that a PMD did not quiesce;
-#  6. on two net_tap ports (ping from one namespace to another across OVS):
+#  6. vhost-user: what OVS dequeues from a vhost port (lull-gen's virtio-user)
+#     counts in the PMD thread's rounds; nothing lost;
+#  7. on two net_tap ports (ping from one namespace to another across OVS):
 #     lull configures the taps' rx interrupts itself, the idle PMD uses under
 #     5 % of a core, and lull's counters show the interrupt waits and wakes.
 . "$(dirname "$0")/lib.sh"
@@ -148,7 +150,36 @@ ovs_stop || die "ovs-vswitchd with lull did not exit on ovs-appctl exit"
 ! grep -q "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" ||
 	die "OVS: $(grep "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" | head -n 2)"
 
-# 6. net_tap: lull asks for rx interrupts at configure time and waits for
+# 6. vhost-user: lull-gen's virtio-user port sends to OVS's vhost port, which
+# OVS's PMD polls with rte_vhost_dequeue_burst (no rx callback sees it), and
+# receives on memif. The thread's rounds must count those packets.
+ovs_start vhost "$PRELOAD" pmd-maxsleep=0 || die "ovs-vswitchd with lull (vhost) did not start"
+ovs_vsctl add-br br0 -- set bridge br0 datapath_type=netdev \
+	-- add-port br0 p1 -- set Interface p1 type=dpdk \
+	"options:dpdk-devargs=$(h_memif 0 server va)" ofport_request=1 \
+	-- add-port br0 p2 -- set Interface p2 type=dpdkvhostuserclient \
+	"options:vhost-server-path=$T_DIR/vh.sock" ofport_request=2 || die "vhost bridge"
+ovs_ofctl add-flow br0 in_port=1,actions=output:2 && ovs_ofctl add-flow br0 in_port=2,actions=output:1 ||
+	die "vhost flows"
+"$LULL_GEN" -l 0 -m 512 "${EAL_COMMON[@]}" --file-prefix="$T_ID-vg" \
+	--vdev "$(h_memif 0 client va)" --vdev "net_virtio_user0,path=$T_DIR/vh.sock,server=1,queues=2" \
+	-- --rxq 2 --tx-port 1 --rx-port 0 --profile "idle:2s,rate:10k:2s,idle:300ms,burst:500/50ms:1s" \
+	--json "$T_DIR/vhost.json" >"$T_DIR/vhost.log" 2>&1 ||
+	die "lull-gen over vhost-user failed: $(tail -n 5 "$T_DIR/vhost.log")"
+log "virtio-user -> OVS vhost -> memif, lull attached:"
+lossless vhost || die "packets lost over vhost-user"
+"$LULLCTL" -f "$OVS_PREFIX" --json raw /lull/nap >"$T_DIR/nap-vh.json" || die "/lull/nap (vhost)"
+python3 - "$T_DIR/nap-vh.json" <<'PY' || die "/lull/nap (vhost): $(cat "$T_DIR/nap-vh.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
+# the ethdev queue (memif p1) received nothing: only the vhost source had packets
+assert t["busy_iterations"] > 0 and t["sleeps"] > 0, t
+print(f"PMD polling vhost: {t['busy_iterations']} busy rounds, {t['sleeps']} sleeps")
+PY
+ovs_stop || die "ovs-vswitchd with lull (vhost) did not exit on ovs-appctl exit"
+
+# 7. net_tap: lull asks for rx interrupts at configure time and waits for
 # them; ping from namespace A to B crosses OVS (tap - bridge - veth)
 h_tap_namespaces
 ovs_start tap "$PRELOAD" pmd-maxsleep=0 || die "ovs-vswitchd with lull (tap) did not start"
