@@ -28,11 +28,16 @@
 struct attach_opts {
 	struct lull_sleep_opts sleep;
 	struct lull_wake_opts wk;
+	uint32_t rx_desc; /**< an rx ring whose driver does not say how long it is */
 };
 
 static const struct lull_opt attach_rows[] = {
 	LULL_SLEEP_OPT_ROWS(struct attach_opts, sleep, NULL),
 	LULL_WAKE_OPT_ROWS(struct attach_opts, wk, 0),
+	LULL_OPT_UINT_ROW(struct attach_opts, rx_desc, "rx-desc", "N", 32, 65536, "512",
+		"descriptors of an rx ring whose driver does not report them "
+		"(rte_eth_rx_queue_info_get: memif does not); the ring bounds the sleeps",
+		0),
 	LULL_OPT_END_ROW,
 };
 
@@ -48,6 +53,7 @@ static struct attach_opts opts;
 static bool opts_set;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 static uint32_t min_ring = UINT32_MAX;   /**< the smallest ring attached */
+static bool ring_unknown;                /**< a ring attached whose driver does not report it */
 static uint64_t wait_cap_ns;             /**< the host's bound on any one wait, 0: none */
 static bool intr_port[RTE_MAX_ETHPORTS]; /**< configured with rx interrupts */
 
@@ -273,7 +279,7 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 {
 	struct lull_nap_conf conf;
 	unsigned int bad;
-	uint32_t intr_max_ms;
+	uint32_t intr_max_ms, ring;
 	char err[256];
 	int cpu = sched_getcpu();
 
@@ -290,8 +296,12 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	if (wait_cap_ns != 0 && (uint64_t)intr_max_ms * 1000000 > wait_cap_ns)
 		intr_max_ms = (uint32_t)(wait_cap_ns / 1000000) + (wait_cap_ns < 1000000);
 	conf.intr_after_ns = t->n_wq != 0 ? (uint64_t)opts.wk.intr_after_ms * 1000000 : 0;
-	lull_sleep_opts_params(&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst,
-		min_ring == UINT32_MAX ? 512 : min_ring, &conf.policy);
+	/* the shortest ring: a driver's that does not say counts as --rx-desc */
+	ring = min_ring;
+	if ((ring_unknown || ring == UINT32_MAX) && opts.rx_desc < ring)
+		ring = opts.rx_desc;
+	lull_sleep_opts_params(
+		&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst, ring, &conf.policy);
 	if (wait_cap_ns != 0 && conf.policy.max_sleep_ns > wait_cap_ns)
 		conf.policy.max_sleep_ns = wait_cap_ns;
 	if (lull_policy_check(&conf.policy) < 0 ||
@@ -411,6 +421,9 @@ lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 			ret = -rte_errno;
 			snprintf(err, errlen, "port %u queue %u: cannot add an rx callback: %s",
 				port, queue, rte_strerror(rte_errno));
+		} else if (q->ring == 0 && !ring_unknown) {
+			ring_unknown = true;
+			__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
 		} else if (q->ring != 0 && q->ring < min_ring) {
 			min_ring = q->ring;
 			__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);

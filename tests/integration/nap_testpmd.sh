@@ -25,7 +25,8 @@ cases=("--latency-budget-us 12x:--latency-budget-us: bad value '12x'"
 	"--sleep-policy fast:--sleep-policy: bad value 'fast'"
 	"--no-such 1:unknown option '--no-such'"
 	"--wake monitor:--wake: bad value 'monitor'"
-	"latency:'latency' is not an option")
+	"latency:'latency' is not an option"
+	"--rx-desc 12:--rx-desc: bad value '12'")
 # a backend this CPU lacks is refused with the options, not at the first poll
 grep -qw waitpkg /proc/cpuinfo || cases+=("--wake tpause:--wake: bad value 'tpause'")
 for bad in "${cases[@]}"; do
