@@ -149,6 +149,13 @@ lull_cost_forget(struct lull_cost *c)
 }
 
 void
+lull_cost_stall(struct lull_cost *c, uint64_t round_ns)
+{
+	if (round_ns > c->stall_tail_ns)
+		c->stall_tail_ns = round_ns;
+}
+
+void
 lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 {
 	c->late[late_bucket(late_ns)]++;
@@ -156,6 +163,7 @@ lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 		c->late_tail_ns = late_ns;
 	if (++c->tail_since >= LULL_COST_TAIL_WINDOW) {
 		c->late_tail_ns /= 2;
+		c->stall_tail_ns /= 2;
 		c->tail_since = 0;
 	}
 	c->late_mean_ns = c->late_n ? (7 * c->late_mean_ns + late_ns) / 8 : late_ns;

@@ -58,6 +58,11 @@ struct lull_cost {
 	 * so it keeps it until the traffic lets it sleep again. */
 	uint64_t late_tail_ns;
 	uint32_t tail_since;
+	/** The longest round of polling seen (no wait in it: the host's own work,
+	 * a preemption, a stall of the host), halved with late_tail_ns: where
+	 * polling stalls as long as the worst wake is late, polling would lose
+	 * what sleeping loses, and the tail rule does not make the PMD poll. */
+	uint64_t stall_tail_ns;
 	/** The part of a late wake spent in the run queue (another thread had the
 	 * CPU: a polling thread would have waited too), smoothed over the waits
 	 * where it was measured; not in the histogram. */
@@ -100,6 +105,9 @@ void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu
 
 /** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
 uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
+
+/** A round of polling (no wait in it) took round_ns (lull_cost::stall_tail_ns). */
+void lull_cost_stall(struct lull_cost *c, uint64_t round_ns);
 
 /** The worst recent lateness (late_tail_ns, or the top edge of the highest
  * bucket holding a sample if higher): a tail the p99 does not see; 0 without. */

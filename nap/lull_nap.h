@@ -102,6 +102,8 @@ struct lull_nap {
 	int ctl_fd;          /**< see struct lull_nap_conf */
 	double ns_per_tsc;
 	uint64_t prev_tsc;         /**< when the last iteration (or wait) ended */
+	uint64_t stall_tsc;        /**< the longest round the cost model knows (stall_tail_ns) */
+	uint64_t stall_cap_tsc;    /**< longer rounds (a start, a park) are not stalls */
 	uint64_t max_sleep_ns;     /**< the policy's longest timed wait */
 	uint64_t budget_ns;        /**< a timed wait longer than this is a budget miss */
 	uint64_t planned_ns;       /**< the last timed wait asked for */
@@ -183,6 +185,12 @@ lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	uint64_t cycles_tsc = now_tsc - nap->prev_tsc;
 
 	nap->prev_tsc = now_tsc;
+	/* a round of polling as long as a late wake: polling would lose there too */
+	if (__builtin_expect(cycles_tsc > nap->stall_tsc, 0) && cycles_tsc < nap->stall_cap_tsc) {
+		nap->stall_tsc = cycles_tsc;
+		lull_cost_stall(
+			&nap->policy.cost, (uint64_t)((double)cycles_tsc * nap->ns_per_tsc));
+	}
 	lull_counter_add(&nap->stats[LULL_PMD_ITERATIONS], 1);
 	if (n_rx > 0) {
 		lull_counter_add(&nap->stats[LULL_PMD_BUSY_ITERATIONS], 1);

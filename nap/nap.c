@@ -243,6 +243,8 @@ lull_nap_housekeeping(struct lull_nap *nap)
 {
 	if (nap->on)
 		publish_model(nap);
+	/* the model halves its stall with its lateness tail: follow it */
+	nap->stall_tsc = (uint64_t)((double)nap->policy.cost.stall_tail_ns / nap->ns_per_tsc);
 	return yield_if_due(nap);
 }
 
@@ -252,6 +254,7 @@ lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host)
 	memset(nap, 0, sizeof(*nap));
 	nap->host = *host;
 	nap->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	nap->stall_cap_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
 	nap->schedstat_fd = -1;
 	nap->ctl_fd = -1;
 	nap->waiter.ctl_fd = -1;

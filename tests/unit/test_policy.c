@@ -307,6 +307,46 @@ test_rate_no_cliff_on_slow_wakes(void **state)
 	}
 }
 
+/* 300 kpps into 1024 descriptors (3.4 ms of arrivals) after one wake 12 ms
+ * late: the tail rule polls, unless polling itself was seen stalling that
+ * long (then polling loses too, and the PMD sleeps as OVS would). */
+static unsigned int
+sleeps_at_300k(uint64_t stall_ns)
+{
+	unsigned int sleeps = 0;
+
+	init(&pol, LULL_POLICY_RATE);
+	for (unsigned int i = 0; i < 200; i++)
+		lull_cost_late(&pol.cost, 40000);
+	lull_cost_late(&pol.cost, 12000000);
+	if (stall_ns != 0)
+		lull_cost_stall(&pol.cost, stall_ns);
+	for (uint64_t now_ns = 0; now_ns < 50000000; now_ns += 100000) {
+		uint32_t busy = 30, none = 0;
+
+		iterate(&pol, &busy, 1, now_ns);
+		if (iterate(&pol, &none, 1, now_ns + 1000) > 0 && now_ns > 20000000)
+			sleeps++;
+	}
+	return sleeps;
+}
+
+static void
+test_tail_rule_yields_to_polling_stalls(void **state)
+{
+	unsigned int tail_only, stalls;
+
+	(void)state;
+	tail_only = sleeps_at_300k(0);
+	stalls = sleeps_at_300k(12000000);
+	printf("300 kpps, one wake 12 ms late: %u sleeps; polling stalls as long: %u\n", tail_only,
+		stalls);
+	if (tail_only != 0)
+		fail_msg("the tail rule let the PMD sleep %u times", tail_only);
+	if (stalls < 100)
+		fail_msg("polling stalls as long as the wakes: only %u sleeps of 300", stalls);
+}
+
 static void
 test_random_traces_in_range(void **state)
 {
@@ -472,6 +512,7 @@ main(void)
 		cmocka_unit_test(test_rate_bounds_on_burst_trace),
 		cmocka_unit_test(test_rate_linger_adapts),
 		cmocka_unit_test(test_rate_no_cliff_on_slow_wakes),
+		cmocka_unit_test(test_tail_rule_yields_to_polling_stalls),
 		cmocka_unit_test(test_random_traces_in_range),
 		cmocka_unit_test(test_burst_tolerance_cap),
 		cmocka_unit_test(test_burst_tolerance_holds_on_traces),
