@@ -144,21 +144,27 @@ show_sleep_settings(FILE *out, json_t *p)
 static void
 show_sleep_burst(FILE *out, json_t *p)
 {
+	char whose[48];
+
+	/* attached to a host's queues: a driver that does not say is --rx-desc */
+	if (u(p, "rx_ring_port") >= UINT16_MAX)
+		snprintf(whose, sizeof(whose), "of --rx-desc");
+	else
+		snprintf(whose, sizeof(whose), "of port %" PRIu64, u(p, "rx_ring_port"));
 	if (u(p, "rx_queues") == 0) /* parked: no ring to fill */
 		fprintf(out, "  burst tolerance: no rx queue (parked)\n");
 	else if (u(p, "burst_tolerance") == 0)
 		fprintf(out,
 			"  burst tolerance: any line-rate burst (rx ring %" PRIu64
-			" of port %" PRIu64 " fills in %s us at %s Mpps, %s)\n",
-			u(p, "rx_ring"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
-			s(p, "line_mpps"), s(p, "line_rate"));
+			" %s fills in %s us at %s Mpps, %s)\n",
+			u(p, "rx_ring"), whose, s(p, "ring_fill_us"), s(p, "line_mpps"),
+			s(p, "line_rate"));
 	else
 		fprintf(out,
-			"  burst tolerance: %" PRIu64 " packets (rx ring of port %" PRIu64
-			" fills in %s us at %s Mpps, %s; a ring of %" PRIu64
-			" absorbs any burst)\n",
-			u(p, "burst_tolerance"), u(p, "rx_ring_port"), s(p, "ring_fill_us"),
-			s(p, "line_mpps"), s(p, "line_rate"), u(p, "ring_for_any_burst"));
+			"  burst tolerance: %" PRIu64 " packets (rx ring %s fills in %s us at %s "
+			"Mpps, %s; a ring of %" PRIu64 " absorbs any burst)\n",
+			u(p, "burst_tolerance"), whose, s(p, "ring_fill_us"), s(p, "line_mpps"),
+			s(p, "line_rate"), u(p, "ring_for_any_burst"));
 }
 
 /* What a PMD's sleeps did, the cost model they were planned with, and now. */
@@ -261,20 +267,24 @@ lullctl_show_pmd_rxq(FILE *out, json_t *rxq, json_t *ports)
 		json_object_foreach(p, qkey, v)
 		{
 			unsigned int port, queue;
-			char ckey[40];
+			char ckey[40], use[16];
 			json_t *po;
 
 			if (sscanf(qkey, "rxq_%u_%u", &port, &queue) != 2 || !json_is_integer(v))
 				continue;
 			po = port_by_id(ports, port);
 			snprintf(ckey, sizeof(ckey), "cyc_%u_%u", port, queue);
-			/* like OVS's pmd-rxq-show: the share of the PMD's time the queue took */
+			/* like OVS's pmd-rxq-show: the share of the PMD's time the queue
+			 * took (n/a where the host's loop is not lull's: attached) */
+			if (json_object_get(p, ckey) != NULL)
+				snprintf(use, sizeof(use), "%5.1f %%", pct(u(p, ckey), dur));
+			else
+				snprintf(use, sizeof(use), "  n/a  ");
 			fprintf(out,
-				"  port: %-16s queue-id: %2u  -> %-16s pmd usage: %5.1f %%  share "
-				"of "
+				"  port: %-16s queue-id: %2u  -> %-16s pmd usage: %s  share of "
 				"packets: %5.1f %%  (%" PRIu64 ")\n",
-				po ? s(po, "name") : "?", queue, po ? s(po, "peer") : "?",
-				pct(u(p, ckey), dur), pct((uint64_t)json_integer_value(v), total),
+				po ? s(po, "name") : "?", queue, po ? s(po, "peer") : "?", use,
+				pct((uint64_t)json_integer_value(v), total),
 				(uint64_t)json_integer_value(v));
 		}
 	}

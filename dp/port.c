@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "port.h"
+#include "portline.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -197,51 +198,15 @@ lull_port_start(struct lull_port *port, uint16_t id, const struct lull_port_conf
 	return 0;
 }
 
-/* net_memif's ring: 2^rsize slots (devargs "rsize=N", default 10). The memif
- * client's rsize sets the rings of a connection: as a server, lull reads its
- * own and assumes the peer gives the same (docs/tuning.md says so). */
-static uint32_t
-memif_ring(const struct rte_eth_dev_info *info)
-{
-	const struct rte_devargs *da;
-	const char *args, *r;
-	unsigned int log2 = 10;
-
-	if (info->device == NULL)
-		return 1u << log2;
-	da = rte_dev_devargs(info->device);
-	if (da == NULL)
-		return 1u << log2;
-	args = da->args;
-	r = args != NULL ? strstr(args, "rsize=") : NULL;
-	if (r != NULL && sscanf(r + 6, "%u", &log2) == 1 && log2 >= 1 && log2 <= 14)
-		return 1u << log2;
-	return 1u << 10;
-}
-
 void
 lull_port_measure(struct lull_port *port, uint16_t n_rxd)
 {
-	struct rte_eth_rxq_info qinfo;
-	struct rte_eth_dev_info info;
-	struct rte_eth_link link;
+	struct lull_port_line pl;
 
-	bool is_memif = rte_eth_dev_info_get(port->id, &info) == 0 && info.driver_name != NULL &&
-			strcmp(info.driver_name, "net_memif") == 0;
-
-	if (is_memif)
-		port->rx_ring = memif_ring(&info);
-	else if (rte_eth_rx_queue_info_get(port->id, 0, &qinfo) == 0 && qinfo.nb_desc > 0)
-		port->rx_ring = qinfo.nb_desc;
-	else
-		port->rx_ring = n_rxd;
-	/* net_memif reports a constant 100 Gbps; its real rate is its peer's copy
-	 * speed (lull-gen peaks at ~15 Mpps on the machines measured): 10 GbE */
-	port->line_assumed = is_memif || rte_eth_link_get_nowait(port->id, &link) != 0 ||
-			     link.link_speed == RTE_ETH_SPEED_NUM_NONE ||
-			     link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN;
-	/* 64-byte frames take 84 bytes on the wire (preamble, gap) */
-	port->line_pps = (port->line_assumed ? 10000.0 : (double)link.link_speed) * 1e6 / (84 * 8);
+	lull_port_line_get(port->id, 0, &pl);
+	port->rx_ring = pl.rx_ring != 0 ? pl.rx_ring : n_rxd;
+	port->line_assumed = pl.line_assumed;
+	port->line_pps = pl.line_pps;
 }
 
 unsigned int

@@ -21,6 +21,7 @@
 #include <rte_ethdev.h>
 
 #include "attach_priv.h"
+#include "portline.h"
 #include "sleepopt.h"
 #include "wakeopt.h"
 
@@ -33,11 +34,13 @@ struct attach_opts {
 
 static const struct lull_opt attach_rows[] = {
 	LULL_SLEEP_OPT_ROWS(struct attach_opts, sleep, NULL),
-	LULL_WAKE_OPT_ROWS(struct attach_opts, wk, 0),
+	/* every row is settable: a thread takes new options at its next load */
+	LULL_WAKE_OPT_ROWS(struct attach_opts, wk, LULL_OPT_SETTABLE),
 	LULL_OPT_UINT_ROW(struct attach_opts, rx_desc, "rx-desc", "N", 32, 65536, "512",
 		"descriptors of an rx ring whose driver does not report them "
-		"(rte_eth_rx_queue_info_get: memif does not); the ring bounds the sleeps",
-		0),
+		"(rte_eth_rx_queue_info_get), and of a vhost queue; memif's is 2^rsize "
+		"from its devargs; the smallest ring a thread polls bounds its sleeps",
+		LULL_OPT_SETTABLE),
 	LULL_OPT_END_ROW,
 };
 
@@ -45,17 +48,20 @@ static const struct lull_opt attach_rows[] = {
  * as ethdev never frees a removed callback's memory before the app may). */
 struct attach_rxq {
 	const struct rte_eth_rxtx_callback *cb;
-	uint16_t ring; /**< its descriptors */
-};
+	uint64_t pkts;      /**< received since attached: written by the thread polling it */
+	unsigned int owner; /**< 1 + the index of the thread that last received from it */
+	uint32_t ring;      /**< its descriptors, 0: the driver does not say */
+	double line_ppns;   /**< its port's line rate, 64-byte packets per ns */
+	bool line_assumed;
+} __attribute__((aligned(64))); /* threads polling neighbours share no line */
 
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct attach_opts opts;
 static bool opts_set;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
-static uint32_t min_ring = UINT32_MAX;   /**< the smallest ring attached */
-static bool ring_unknown;                /**< a ring attached whose driver does not report it */
-static uint64_t wait_cap_ns;             /**< the host's bound on any one wait, 0: none */
-static bool intr_port[RTE_MAX_ETHPORTS]; /**< configured with rx interrupts */
+#define LINE_10G_PPNS (10e9 / (84 * 8) / 1e9) /* a line without a speed: 10 GbE */
+static uint64_t wait_cap_ns;                  /**< the host's bound on any one wait, 0: none */
+static bool intr_port[RTE_MAX_ETHPORTS];      /**< configured with rx interrupts */
 
 struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 unsigned int lull_nap_n_thrs;
@@ -66,6 +72,24 @@ static void
 no_flush(void *ctx)
 {
 	(void)ctx; /* the host sends what it received before it polls again */
+}
+
+/* What the options parser cannot see: a wake this host cannot have. */
+static int
+opts_check(const struct attach_opts *o, char *err, size_t errlen)
+{
+	struct lull_waiter probe;
+
+	if (o->wk.wake == LULL_WAKE_MONITOR) {
+		snprintf(err, errlen,
+			"--wake: bad value 'monitor' (attached to another program's queues, lull "
+			"cannot tell which descriptors to watch; use auto, nanosleep, pause or "
+			"tpause)");
+		return -ENOTSUP;
+	}
+	/* a backend this CPU lacks (tpause) is refused here, by name, not found
+	 * at a thread's first poll */
+	return lull_waiter_init(&probe, o->wk.wake, o->wk.intr_wait_max_ms, err, errlen);
 }
 
 int
@@ -108,20 +132,8 @@ lull_nap_attach_options(const char *text, char *err, size_t errlen)
 		ret = lull_opt_set(attach_rows, &o, name, value, false, err, errlen);
 	}
 	free(copy);
-	if (ret == 0 && o.wk.wake == LULL_WAKE_MONITOR) {
-		ret = -ENOTSUP;
-		snprintf(err, errlen,
-			"--wake: bad value 'monitor' (attached to another program's queues, lull "
-			"cannot tell which descriptors to watch; use auto, nanosleep, pause or "
-			"tpause)");
-	}
-	if (ret == 0) {
-		/* a backend this CPU lacks (tpause) is refused here, by name, not
-		 * found at a thread's first poll */
-		struct lull_waiter probe;
-
-		ret = lull_waiter_init(&probe, o.wk.wake, o.wk.intr_wait_max_ms, err, errlen);
-	}
+	if (ret == 0)
+		ret = opts_check(&o, err, errlen);
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&attach_lock);
@@ -130,6 +142,53 @@ lull_nap_attach_options(const char *text, char *err, size_t errlen)
 	__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&attach_lock);
 	return 0;
+}
+
+/* The options in force (lull's defaults until set). Under attach_lock. */
+static struct attach_opts *
+opts_locked(void)
+{
+	if (!opts_set)
+		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
+	opts_set = true;
+	return &opts;
+}
+
+int
+lull_nap_attach_set(const char *key, const char *value, char *err, size_t errlen)
+{
+	struct attach_opts o;
+	int ret;
+
+	if (key == NULL || value == NULL) {
+		snprintf(err, errlen, "set takes KEY VALUE");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&attach_lock);
+	o = *opts_locked();
+	ret = lull_opt_set(attach_rows, &o, key, value, true, err, errlen);
+	if (ret == 0)
+		ret = opts_check(&o, err, errlen);
+	if (ret == 0) {
+		opts = o;
+		__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&attach_lock);
+	return ret;
+}
+
+void
+lull_nap_attach_describe(void (*emit)(void *ctx, const char *key, const char *value), void *ctx)
+{
+	pthread_mutex_lock(&attach_lock);
+	lull_opt_describe(attach_rows, opts_locked(), emit, ctx);
+	pthread_mutex_unlock(&attach_lock);
+}
+
+const char *
+lull_nap_attach_settable(char *buf, size_t len)
+{
+	return lull_opt_settable(attach_rows, buf, len);
 }
 
 void
@@ -212,10 +271,7 @@ lull_nap_attach_wants_intr(void)
 	bool on;
 
 	pthread_mutex_lock(&attach_lock);
-	if (!opts_set)
-		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
-	opts_set = true;
-	on = opts.wk.intr_after_ms != 0;
+	on = opts_locked()->wk.intr_after_ms != 0;
 	pthread_mutex_unlock(&attach_lock);
 	return on;
 }
@@ -272,14 +328,64 @@ thr_intr_queues(struct lull_nap_thr *t, const uint32_t *keys, unsigned int n)
 	}
 }
 
+/* What bounds a thread's sleeps: the shortest ring it polls and the fastest line. */
+struct ring_line {
+	uint32_t ring;
+	uint16_t port; /**< whose ring; UINT16_MAX: --rx-desc (a driver that does not say) */
+	double line_ppns;
+	bool assumed; /**< a line without a speed taken as 10 GbE */
+};
+
+/* One more source q (NULL: not an ethdev queue) of port into rl. */
+static void
+ring_line_add(struct ring_line *rl, bool *first, const struct attach_rxq *q, uint16_t port)
+{
+	uint32_t ring = q != NULL && q->ring != 0 ? q->ring : opts.rx_desc;
+	double line = q != NULL && q->line_ppns > 0 ? q->line_ppns : LINE_10G_PPNS;
+
+	if (*first || ring < rl->ring) {
+		rl->ring = ring;
+		rl->port = q != NULL && q->ring != 0 ? port : UINT16_MAX;
+	}
+	*first = false;
+	if (line > rl->line_ppns)
+		rl->line_ppns = line;
+	rl->assumed = rl->assumed || q == NULL || q->line_ppns <= 0 || q->line_assumed;
+}
+
+/* The ring and line of the n sources in keys, or before a thread's first round
+ * (n = 0) of every queue attached. A source that is not an ethdev queue (vhost),
+ * and a ring its driver does not report, counts as --rx-desc at 10 GbE. Under
+ * attach_lock. */
+static void
+thr_ring_line(const uint32_t *keys, unsigned int n, struct ring_line *rl)
+{
+	*rl = (struct ring_line){.ring = opts.rx_desc, .port = UINT16_MAX};
+	bool first = true;
+
+	for (unsigned int p = 0; n == 0 && p < RTE_MAX_ETHPORTS; p++)
+		for (unsigned int q = 0; q < LULL_NAP_ATTACH_MAX_QUEUES; q++)
+			if (rxqs[p][q].cb != NULL)
+				ring_line_add(rl, &first, &rxqs[p][q], (uint16_t)p);
+	for (unsigned int i = 0; i < n; i++)
+		ring_line_add(rl, &first,
+			keys[i] >> 31 ? NULL : &rxqs[keys[i] >> 16][(uint16_t)keys[i]],
+			(uint16_t)(keys[i] >> 16));
+	if (rl->line_ppns == 0) {
+		rl->line_ppns = LINE_10G_PPNS;
+		rl->assumed = true;
+	}
+}
+
 /* Take the options in force for a thread whose bursts hold up to burst
  * packets and that polls the n sources in keys. */
 static void
 thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned int n)
 {
 	struct lull_nap_conf conf;
+	struct ring_line rl;
 	unsigned int bad;
-	uint32_t intr_max_ms, ring;
+	uint32_t intr_max_ms;
 	char err[256];
 	int cpu = sched_getcpu();
 
@@ -287,21 +393,17 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	t->n_loaded = n;
 	pthread_mutex_lock(&attach_lock);
 	t->gen = __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE);
-	if (!opts_set)
-		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
-	opts_set = true;
+	opts_locked();
 	memset(&conf, 0, sizeof(conf));
 	thr_intr_queues(t, keys, n);
 	intr_max_ms = opts.wk.intr_wait_max_ms;
 	if (wait_cap_ns != 0 && (uint64_t)intr_max_ms * 1000000 > wait_cap_ns)
 		intr_max_ms = (uint32_t)(wait_cap_ns / 1000000) + (wait_cap_ns < 1000000);
 	conf.intr_after_ns = t->n_wq != 0 ? (uint64_t)opts.wk.intr_after_ms * 1000000 : 0;
-	/* the shortest ring: a driver's that does not say counts as --rx-desc */
-	ring = min_ring;
-	if ((ring_unknown || ring == UINT32_MAX) && opts.rx_desc < ring)
-		ring = opts.rx_desc;
+	thr_ring_line(keys, n, &rl);
 	lull_sleep_opts_params(
-		&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst, ring, &conf.policy);
+		&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst, rl.ring, &conf.policy);
+	conf.policy.line_ppns = rl.line_ppns;
 	if (wait_cap_ns != 0 && conf.policy.max_sleep_ns > wait_cap_ns)
 		conf.policy.max_sleep_ns = wait_cap_ns;
 	if (lull_policy_check(&conf.policy) < 0 ||
@@ -309,6 +411,21 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 		conf.policy.kind = LULL_POLICY_OFF; /* both checked when the options were set */
 	lull_waiter_inject(&t->waiter, &opts.wk.inject, (uint64_t)t->index + 1);
 	conf.timer_slack_ns = opts.wk.timer_slack_ns; /* opts may change once unlocked */
+	t->shown = (struct lull_nap_thr_shown){
+		.policy = conf.policy,
+		.wake = lull_waiter_describe(&t->waiter),
+		.wake_inject = lull_slowwake_name_of(&opts.wk.inject),
+		.timer_slack_ns = conf.timer_slack_ns,
+		.intr_after_ns = conf.intr_after_ns,
+		.intr_wait_max_ms = (int)intr_max_ms,
+		.n_keys = n,
+		.n_intr = t->n_wq,
+		.gen = t->gen,
+		.ring_port = rl.port,
+		.line_assumed = rl.assumed,
+	};
+	if (n > 0)
+		memcpy(t->shown.keys, keys, n * sizeof(keys[0]));
 	pthread_mutex_unlock(&attach_lock);
 	conf.waiter = &t->waiter;
 	conf.ctl_fd = -1;
@@ -388,10 +505,53 @@ static uint16_t
 on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16_t max_pkts,
 	void *user)
 {
+	struct attach_rxq *q = user;
+
 	(void)pkts;
-	(void)user;
 	polled((uint32_t)port << 16 | queue, n, max_pkts);
+	if (n > 0 && self != NULL) {
+		/* one thread polls a queue at a time; telemetry reads them */
+		__atomic_store_n(&q->pkts, __atomic_load_n(&q->pkts, __ATOMIC_RELAXED) + n,
+			__ATOMIC_RELAXED);
+		if (__builtin_expect(
+			    __atomic_load_n(&q->owner, __ATOMIC_RELAXED) != self->index + 1, 0))
+			__atomic_store_n(&q->owner, self->index + 1, __ATOMIC_RELAXED);
+	}
 	return n;
+}
+
+void
+lull_nap_attach_shown(const struct lull_nap_thr *t, struct lull_nap_thr_shown *out)
+{
+	pthread_mutex_lock(&attach_lock);
+	*out = t->shown;
+	pthread_mutex_unlock(&attach_lock);
+}
+
+uint64_t
+lull_nap_attach_rxq_pkts(uint16_t port, uint16_t queue, int *owner)
+{
+	if (port >= RTE_MAX_ETHPORTS || queue >= LULL_NAP_ATTACH_MAX_QUEUES) {
+		if (owner != NULL)
+			*owner = -1;
+		return 0;
+	}
+	if (owner != NULL)
+		*owner = (int)__atomic_load_n(&rxqs[port][queue].owner, __ATOMIC_RELAXED) - 1;
+	return __atomic_load_n(&rxqs[port][queue].pkts, __ATOMIC_RELAXED);
+}
+
+bool
+lull_nap_attach_port_intr(uint16_t port)
+{
+	bool on;
+
+	if (port >= RTE_MAX_ETHPORTS)
+		return false;
+	pthread_mutex_lock(&attach_lock);
+	on = intr_port[port];
+	pthread_mutex_unlock(&attach_lock);
+	return on;
 }
 
 void
@@ -403,7 +563,6 @@ lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 int
 lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 {
-	struct rte_eth_rxq_info info;
 	struct attach_rxq *q;
 	int ret = 0;
 
@@ -415,19 +574,20 @@ lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 	pthread_mutex_lock(&attach_lock);
 	q = &rxqs[port][queue];
 	if (q->cb == NULL) {
-		q->ring = rte_eth_rx_queue_info_get(port, queue, &info) == 0 ? info.nb_desc : 0;
+		struct lull_port_line pl;
+
+		lull_port_line_get(port, queue, &pl);
+		q->ring = pl.rx_ring;
+		q->line_ppns = pl.line_pps / 1e9;
+		q->line_assumed = pl.line_assumed;
 		q->cb = rte_eth_add_rx_callback(port, queue, on_rx, q);
 		if (q->cb == NULL) {
 			ret = -rte_errno;
 			snprintf(err, errlen, "port %u queue %u: cannot add an rx callback: %s",
 				port, queue, rte_strerror(rte_errno));
-		} else if (q->ring == 0 && !ring_unknown) {
-			ring_unknown = true;
-			__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
-		} else if (q->ring != 0 && q->ring < min_ring) {
-			min_ring = q->ring;
-			__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
 		}
+		/* a thread polling it takes its ring at its next load */
+		__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&attach_lock);
 	return ret;

@@ -9,6 +9,22 @@
 #include "lull_nap_attach.h"
 #include "wait.h"
 
+/** What the views show of a thread's settings: written under the attach lock
+ * at each load, read under it (attach.c: lull_nap_attach_shown()). */
+struct lull_nap_thr_shown {
+	struct lull_policy_params policy;
+	const char *wake, *wake_inject; /**< static names */
+	uint64_t timer_slack_ns;
+	uint64_t intr_after_ns;
+	int intr_wait_max_ms;
+	uint32_t keys[LULL_NAP_ATTACH_MAX_QUEUES]; /**< the sources it loaded with */
+	unsigned int n_keys;
+	unsigned int n_intr; /**< of them, waited on for interrupts */
+	uint64_t gen;
+	uint16_t ring_port; /**< whose ring is the smallest, UINT16_MAX: --rx-desc */
+	bool line_assumed;  /**< a line without a speed taken as 10 GbE */
+};
+
 /** One polling thread's engine and its round. */
 struct lull_nap_thr {
 	struct lull_nap nap;
@@ -31,11 +47,30 @@ struct lull_nap_thr {
 	int cpu; /**< where it ran at its last load */
 	uint16_t burst;
 	bool loaded;
+	struct lull_nap_thr_shown shown;
 };
 
 /** Threads with an engine: entries below lull_nap_n_thrs are set, never freed. */
 extern struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 extern unsigned int lull_nap_n_thrs;
 extern uint64_t lull_nap_attach_gen;
+
+/** A copy of t's settings as last loaded. */
+void lull_nap_attach_shown(const struct lull_nap_thr *t, struct lull_nap_thr_shown *out);
+
+/** Packets received on attached rx queue (port, queue) since it was attached
+ * (0 if never), and in owner (if not NULL) the index of the thread that last
+ * received from it, or -1. */
+uint64_t lull_nap_attach_rxq_pkts(uint16_t port, uint16_t queue, int *owner);
+
+/** Whether port was configured with rx interrupts (lull_nap_port_intr()). */
+bool lull_nap_attach_port_intr(uint16_t port);
+
+/** Call emit(ctx, name, value) for every option in force (/lull/config). */
+void lull_nap_attach_describe(
+	void (*emit)(void *ctx, const char *key, const char *value), void *ctx);
+
+/** The options lull_nap_attach_set() takes, space-separated, into buf. @return buf. */
+const char *lull_nap_attach_settable(char *buf, size_t len);
 
 #endif /* LULL_NAP_ATTACH_PRIV_H */

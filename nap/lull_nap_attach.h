@@ -51,6 +51,16 @@
  */
 int lull_nap_attach_options(const char *opts, char *err, size_t errlen);
 
+/**
+ * Change one option of every attached thread at run time, as --key value in
+ * lull_nap_attach_options() would (lullctl set KEY VALUE, through telemetry's
+ * /lull/set): the others keep their values. Threads take it within ~1000
+ * rounds; a per-core list (--sleep-max-us 250,3:0) names the CPU a thread runs on.
+ *
+ * @return 0, or a negative errno with one line in err naming the bad key or value.
+ */
+int lull_nap_attach_set(const char *key, const char *value, char *err, size_t errlen);
+
 /** Print the options lull_nap_attach_options() takes, with their defaults. */
 void lull_nap_attach_usage(FILE *f);
 

@@ -8,6 +8,7 @@
 #ifndef LULL_NAP_VIEW_H
 #define LULL_NAP_VIEW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_telemetry.h>
@@ -48,5 +49,50 @@ void lull_nap_tel_quantiles(struct rte_tel_data *d, const char *prefix, const st
 void lull_nap_tel_perf(struct rte_tel_data *c, const uint64_t *stats, uint64_t rx, uint64_t tx,
 	uint64_t duration_tsc, const struct lull_hist *burst_pkts,
 	const struct lull_hist *sleep_ns);
+
+/** An emit callback of lull_opt_describe() into telemetry dict ctx: the
+ * option's name with '-' as '_' (telemetry names take [A-Za-z0-9_]). */
+void lull_nap_tel_config_emit(void *ctx, const char *key, const char *value);
+
+/** What a thread's policy promises about line-rate bursts (the views and the start-up log). */
+struct lull_burst_view {
+	uint32_t ring;         /**< the smallest polled rx ring, descriptors */
+	uint16_t ring_port;    /**< whose */
+	double line_mpps;      /**< line rate in 64-byte frames, Mpps */
+	bool line_assumed;     /**< no link speed: 10 GbE assumed */
+	double fill_us;        /**< the ring fills in this at line rate */
+	uint32_t tolerance;    /**< largest burst that fits if it comes as the PMD falls
+				    asleep for its maximum (lateness_us included); 0 = any */
+	uint32_t asked;        /**< --burst-tolerance */
+	double cap_us;         /**< sleeps capped here for it; < 0 = no cap */
+	uint32_t ring_for_any; /**< a ring this large (power of two) absorbs any burst */
+};
+
+/** The burst view of policy p whose smallest ring is ring_port's, with
+ * lateness_us of wake lateness assumed. */
+void lull_nap_burst_view(const struct lull_policy_params *p, uint16_t ring_port, bool line_assumed,
+	double lateness_us, struct lull_burst_view *v);
+
+/** A thread's settings in force, as /lull/pmd_sleep shows them (lull's PMDs
+ * and the threads of the engine attached to another program alike). */
+struct lull_nap_settings {
+	const struct lull_policy_params *policy;
+	const char *wake;        /**< lull_waiter_describe() */
+	const char *wake_inject; /**< lull_slowwake_name_of() */
+	uint64_t timer_slack_ns;
+	uint64_t intr_after_ns;
+	int intr_wait_max_ms;
+	uint32_t drain_us;
+	uint32_t yield_hz, yield_us;
+	unsigned int rx_queues; /**< sources polled */
+	uint64_t generation;
+	uint16_t ring_port; /**< whose ring is the smallest */
+	bool line_assumed;  /**< no link speed: 10 GbE assumed */
+};
+
+/** /lull/pmd_sleep's dict for one thread into c: settings s, the sleeps of
+ * counters stats (since the last clear) with rx packets, and nap's cost model. */
+void lull_nap_tel_sleep(struct rte_tel_data *c, const struct lull_nap_settings *s,
+	const uint64_t *stats, uint64_t rx, const struct lull_nap *nap);
 
 #endif /* LULL_NAP_VIEW_H */

@@ -103,19 +103,6 @@ cmd_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* Telemetry names take [A-Za-z0-9_]: the option sleep-max-us is sleep_max_us here. */
-static void
-emit_config(void *ctx, const char *key, const char *value)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "%s", key);
-	for (char *c = name; *c != '\0'; c++)
-		if (*c == '-')
-			*c = '_';
-	rte_tel_data_add_dict_string(ctx, name, value);
-}
-
 static int
 cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 {
@@ -126,7 +113,7 @@ cmd_config(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (!lull_tel_lock_live(fwd, d))
 		return 0;
 	rte_tel_data_start_dict(d);
-	lull_config_describe(&fwd->cfg, emit_config, d);
+	lull_config_describe(&fwd->cfg, lull_nap_tel_config_emit, d);
 	pthread_mutex_unlock(&fwd->lock);
 	return 0;
 }

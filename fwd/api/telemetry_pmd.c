@@ -145,64 +145,23 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_vie
 	struct rte_tel_data *c)
 {
 	const struct lull_pmd_params *prm = lull_pmd_taken(fwd->pmds[i]);
-	struct lull_pmd_derived dv;
+	const struct lull_nap_settings s = {
+		.policy = &prm->policy,
+		.wake = lull_waiter_describe(&prm->waiter),
+		.wake_inject = lull_slowwake_name_of(&prm->waiter.inject.p),
+		.timer_slack_ns = prm->timer_slack_ns,
+		.intr_after_ns = prm->intr_after_ns,
+		.intr_wait_max_ms = prm->waiter.intr_wait_max_ms,
+		.drain_us = prm->drain_us,
+		.yield_hz = prm->yield_hz,
+		.yield_us = prm->yield_us,
+		.rx_queues = prm->n_rxqs,
+		.generation = prm->gen,
+		.ring_port = prm->ring_port,
+		.line_assumed = prm->line_assumed,
+	};
 
-	lull_pmd_derive(v->stats, v->rx, &dv);
-
-	rte_tel_data_add_dict_string(c, "policy", lull_policy_name(prm->policy.kind));
-	rte_tel_data_add_dict_u64(c, "max_sleep_us", prm->policy.max_sleep_ns / 1000);
-	rte_tel_data_add_dict_u64(c, "latency_budget_us", prm->policy.budget_ns / 1000);
-	rte_tel_data_add_dict_string(c, "strict_budget", prm->policy.strict_budget ? "on" : "off");
-	rte_tel_data_add_dict_u64(c, "step_us", prm->policy.step_ns / 1000);
-	rte_tel_data_add_dict_u64(c, "busy_threshold", prm->policy.busy_threshold);
-	rte_tel_data_add_dict_u64(c, "window", prm->policy.window);
-	rte_tel_data_add_dict_u64(c, "linger_us", prm->policy.linger_ns / 1000);
-	rte_tel_data_add_dict_string(c, "wake", lull_waiter_describe(&prm->waiter));
-	rte_tel_data_add_dict_string(
-		c, "wake_inject", lull_slowwake_name_of(&prm->waiter.inject.p));
-	rte_tel_data_add_dict_u64(c, "timer_slack_ns", prm->timer_slack_ns);
-	rte_tel_data_add_dict_u64(c, "intr_after_ms", prm->intr_after_ns / 1000000);
-	rte_tel_data_add_dict_u64(c, "intr_wait_max_ms", (uint64_t)prm->waiter.intr_wait_max_ms);
-	rte_tel_data_add_dict_u64(c, "drain_us", prm->drain_us);
-	rte_tel_data_add_dict_u64(c, "yield_hz", prm->yield_hz);
-	rte_tel_data_add_dict_u64(c, "yield_us", prm->yield_us);
-	rte_tel_data_add_dict_u64(c, "rx_queues", prm->n_rxqs);
-	rte_tel_data_add_dict_u64(c, "generation", prm->gen);
-	{
-		struct lull_burst_view bv;
-		char num[32];
-
-		lull_pmd_burst_view(prm, (double)dv.avg_oversleep_ns / 1e3, &bv);
-		rte_tel_data_add_dict_u64(c, "rx_ring", bv.ring);
-		rte_tel_data_add_dict_u64(c, "rx_ring_port", bv.ring_port);
-		snprintf(num, sizeof(num), "%.3f", bv.line_mpps);
-		rte_tel_data_add_dict_string(c, "line_mpps", num);
-		rte_tel_data_add_dict_string(c, "line_rate", bv.line_assumed ? "assumed" : "link");
-		snprintf(num, sizeof(num), "%.1f", bv.fill_us);
-		rte_tel_data_add_dict_string(c, "ring_fill_us", num);
-		rte_tel_data_add_dict_u64(c, "burst_tolerance", bv.tolerance);
-		rte_tel_data_add_dict_u64(c, "burst_tolerance_asked", bv.asked);
-		snprintf(num, sizeof(num), "%.1f", bv.cap_us);
-		rte_tel_data_add_dict_string(c, "burst_cap_us", num);
-		rte_tel_data_add_dict_u64(c, "ring_for_any_burst", bv.ring_for_any);
-	}
-	rte_tel_data_add_dict_u64(c, "sleeps", v->stats[LULL_PMD_SLEEPS]);
-	rte_tel_data_add_dict_u64(c, "avg_sleep_ns", dv.avg_sleep_ns);
-	rte_tel_data_add_dict_u64(c, "avg_oversleep_ns", dv.avg_oversleep_ns);
-	rte_tel_data_add_dict_u64(c, "budget_misses", v->stats[LULL_PMD_BUDGET_MISSES]);
-	rte_tel_data_add_dict_u64(
-		c, "pkt_ns", (uint64_t)(dv.cycles_per_pkt * 1e9 / (double)rte_get_tsc_hz()));
-	for (unsigned int k = 0; k < LULL_PMD_N_MODEL; k++) {
-		uint64_t val = lull_counter_read(&fwd->pmds[i]->nap.model[k]);
-
-		if (k == LULL_MODEL_MODE)
-			rte_tel_data_add_dict_string(c, lull_pmd_model_name(k),
-				val == LULL_MODE_INTR   ? "interrupt"
-				: val == LULL_MODE_POLL ? "poll"
-							: "sleep");
-		else
-			rte_tel_data_add_dict_u64(c, lull_pmd_model_name(k), val);
-	}
+	lull_nap_tel_sleep(c, &s, v->stats, v->rx, &fwd->pmds[i]->nap);
 }
 
 int

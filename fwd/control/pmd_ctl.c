@@ -298,26 +298,7 @@ void
 lull_pmd_burst_view(
 	const struct lull_pmd_params *prm, double lateness_us, struct lull_burst_view *v)
 {
-	const struct lull_policy_params *p = &prm->policy;
-	uint64_t late_ns = (uint64_t)(lateness_us * 1000);
-	uint64_t cap_ns = lull_policy_burst_cap_ns(p, late_ns);
-	double need = p->line_ppns * ((double)p->max_sleep_ns + (double)late_ns);
-
-	v->ring = p->min_ring;
-	v->ring_port = prm->ring_port;
-	v->line_mpps = p->line_ppns * 1e3;
-	v->line_assumed = prm->line_assumed;
-	v->fill_us = (double)lull_policy_ring_fill_ns(p) / 1e3;
-	v->tolerance =
-		p->kind == LULL_POLICY_OFF
-			? 0
-			: lull_policy_burst_tolerance(p,
-				  (cap_ns < p->max_sleep_ns ? cap_ns : p->max_sleep_ns) + late_ns);
-	v->asked = p->burst_tol;
-	v->cap_us = cap_ns == UINT64_MAX ? -1.0 : (double)cap_ns / 1e3;
-	v->ring_for_any = 1;
-	while (v->ring_for_any < need + 1 && v->ring_for_any < (1u << 30))
-		v->ring_for_any <<= 1;
+	lull_nap_burst_view(&prm->policy, prm->ring_port, prm->line_assumed, lateness_us, v);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "nap_view.h"
 #include "pmd.h"
 #include "port.h"
 
@@ -95,20 +96,6 @@ void lull_pmd_request_stop(struct lull_pmd *pmd);
  * load), into out. Control plane.
  */
 void lull_pmd_burst_hist(const struct lull_pmd *pmd, struct lull_hist *out);
-
-/** What a params block promises about line-rate bursts (the views and the start-up log). */
-struct lull_burst_view {
-	uint32_t ring;         /**< the smallest polled rx ring, descriptors */
-	uint16_t ring_port;    /**< whose */
-	double line_mpps;      /**< line rate in 64-byte frames, Mpps */
-	bool line_assumed;     /**< no link speed: 10 GbE assumed */
-	double fill_us;        /**< the ring fills in this at line rate */
-	uint32_t tolerance;    /**< largest burst that fits if it comes as the PMD falls
-				    asleep for its maximum (lateness_us included); 0 = any */
-	uint32_t asked;        /**< --burst-tolerance */
-	double cap_us;         /**< sleeps capped here for it; < 0 = no cap */
-	uint32_t ring_for_any; /**< a ring this large (power of two) absorbs any burst */
-};
 
 /** The burst view of a block, with lateness_us of wake lateness assumed. */
 void lull_pmd_burst_view(

@@ -7,7 +7,13 @@
 #     in the same run), and /lull/nap in testpmd's telemetry socket counts
 #     its sleeps, which `lullctl pmd-perf-show` reads from there too;
 #  3. lull-gen through testpmd (io, memif): every packet sent comes back, at
-#     a steady rate and in bursts, with lull attached and sleeping between.
+#     a steady rate and in bursts, with lull attached and sleeping between;
+#  4. lullctl against testpmd as against lull: pmd-sleep-show (memif's ring
+#     read from its devargs), pmd-rxq-show (the packets sent, under the
+#     forwarding thread), port-show, config-show, set (taken by the thread;
+#     a bad key or value refused by name), pmd-stats-clear, the exporter;
+#     then testpmd quits while three clients fire every command at it: it
+#     exits 0 and every reply was valid JSON.
 . "$(dirname "$0")/lib.sh"
 PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
 command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
@@ -110,7 +116,72 @@ testpmd_bg traffic "$PRELOAD" --vdev "$(memif_vdev 0 server "$sa")" \
 	--json "$T_DIR/gen.json" >"$T_DIR/gen.log" 2>&1 ||
 	die "lull-gen failed: $(tail -n 5 "$T_DIR/gen.log")"
 "$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/nap2.json" || die "/lull/nap after traffic"
+
+# 4. lullctl's views and controls against testpmd
+ctl() { "$LULLCTL" -f "$TP_PREFIX" "$@"; }
+sent=$(python3 -c 'import json,sys; print(sum(p["sent"] for p in json.load(open(sys.argv[1]))["phases"]))' "$T_DIR/gen.json")
+ctl pmd-sleep-show >"$T_DIR/sleep.txt" || die "pmd-sleep-show: $(cat "$T_DIR/sleep.txt")"
+grep -q "policy rate, max sleep 250 us, latency budget 250 us" "$T_DIR/sleep.txt" ||
+	die "pmd-sleep-show: $(head -3 "$T_DIR/sleep.txt")"
+# memif does not answer rte_eth_rx_queue_info_get: its ring is 2^rsize (1024)
+grep -q "of port 0 fills in 68.8 us at 14.881 Mpps, assumed" "$T_DIR/sleep.txt" ||
+	die "pmd-sleep-show, the ring: $(grep 'burst tolerance' "$T_DIR/sleep.txt")"
+ctl pmd-rxq-show >"$T_DIR/rxq.txt" || die "pmd-rxq-show: $(cat "$T_DIR/rxq.txt")"
+grep -q "port: net_memif0 .* share of packets: 100.0 %  ($sent)" "$T_DIR/rxq.txt" ||
+	die "pmd-rxq-show does not show the $sent packets sent: $(cat "$T_DIR/rxq.txt")"
+# (ethdev's counters: memif's went with lull-gen's connection)
+ctl port-show | grep -Eq "^ +1 net_memif1 +\(host\) " || die "port-show: $(ctl port-show)"
+ctl set latency-budget-us 120 >"$T_DIR/set.txt" || die "set latency-budget-us 120: $(cat "$T_DIR/set.txt")"
+ctl config-show | grep -qx "latency_budget_us: 120" || die "config-show after set: $(ctl config-show)"
+# the forwarding thread takes it at its next load (~1000 rounds)
+for _ in $(seq 50); do
+	ctl pmd-sleep-show | grep -q "latency budget 120 us" && break
+	sleep 0.1
+done
+ctl pmd-sleep-show | grep -q "latency budget 120 us" ||
+	die "the threads did not take the set: $(ctl pmd-sleep-show | grep budget)"
+for bad in "bogus 1:bad key 'bogus'" "latency-budget-us 12x:--latency-budget-us: bad value '12x'" \
+	"wake monitor:--wake: bad value 'monitor'"; do
+	args=${bad%%:*} want=${bad#*:} rc=0
+	# shellcheck disable=SC2086
+	ctl set $args >"$T_DIR/bad.txt" 2>&1 || rc=$?
+	[ "$rc" = 1 ] && grep -qF -- "$want" "$T_DIR/bad.txt" ||
+		die "set $args: exit $rc, $(cat "$T_DIR/bad.txt")"
+done
+ctl config-show | grep -qx "latency_budget_us: 120" || die "a refused set changed the options"
+ctl pmd-stats-clear | grep -q "cleared:" || die "pmd-stats-clear"
+ctl pmd-perf-show | grep -Eq "^ +Rx packets: +0 " || die "pmd-perf-show after clear: $(ctl pmd-perf-show)"
+ctl pmd-rxq-show | grep -q "share of packets: *0.0 %  (0)" || die "pmd-rxq-show after clear"
+ctl metrics >"$T_DIR/metrics.txt" || die "metrics: $(cat "$T_DIR/metrics.txt")"
+grep -qx "lull_up 1" "$T_DIR/metrics.txt" && grep -Eq '^lull_pmd_waits_total\{pmd="[0-9]+"\} [1-9]' "$T_DIR/metrics.txt" &&
+	grep -q '^lull_rxq_rx_packets_total{pmd="[0-9]*",port="net_memif0",queue="0"}' "$T_DIR/metrics.txt" ||
+	die "metrics: $(grep -v '^#' "$T_DIR/metrics.txt" | head -20)"
+log "lullctl against testpmd: pmd-sleep-show, pmd-rxq-show ($sent packets), port-show, set, config-show, pmd-stats-clear, metrics"
+
+# quit while monitored (and set, and cleared)
+sock=/var/run/dpdk/$TP_PREFIX/dpdk_telemetry.v2
+hammer="$(dirname "$0")/../../scripts/lib/tel_hammer.py"
+hpids=()
+hammer_bg() { # COMMAND...: a client firing them until testpmd is gone
+	python3 "$hammer" --ready "$T_DIR/h${#hpids[@]}.ready" "$sock" 30 "$@" \
+		>"$T_DIR/h${#hpids[@]}.out" 2>&1 &
+	hpids+=($!)
+	T_PIDS+=($!)
+}
+hammer_bg /lull/pmd_perf /lull/pmd_rxq /lull/nap
+hammer_bg /lull/ports /lull/pmd_sleep /lull/config /lull/settable
+hammer_bg "/lull/set,latency-budget-us 200" /lull/stats_clear /lull/pmd_perf,1
+for _ in $(seq 100); do
+	[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] && break
+	sleep 0.1
+done
+[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] || die "the clients did not connect in 10 s"
+sleep 0.5
 testpmd_quit traffic
+for h in "${!hpids[@]}"; do
+	wait "${hpids[$h]}" || die "client $h: $(cat "$T_DIR/h$h.out")"
+done
+log "testpmd quit while monitored: exit 0; $(cat "$T_DIR"/h[0-9].out | tr '\n' ' ')"
 python3 - "$T_DIR/gen.json" "$T_DIR/nap2.json" <<'PY' || die "traffic check failed"
 import json, sys
 res = json.load(open(sys.argv[1]))
