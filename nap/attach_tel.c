@@ -395,14 +395,11 @@ static int
 tel_settable(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	char buf[512];
-	char *tok, *save = NULL;
 
 	(void)cmd;
 	(void)params;
 	lull_nap_attach_settable(buf, sizeof(buf));
-	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
-		rte_tel_data_add_array_string(d, tok);
+	lull_nap_tel_words(d, buf);
 	return 0;
 }
 
@@ -421,11 +418,8 @@ tel_set(const char *cmd, const char *params, struct rte_tel_data *d)
 			d, "usage: /lull/set,KEY VALUE (KEY: see /lull/settable)");
 	if (lull_nap_attach_set(key, value, err, sizeof(err)) < 0)
 		return rte_tel_data_string(d, err);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "set", key);
-	rte_tel_data_add_dict_string(d, "value", value);
-	rte_tel_data_add_dict_u64(
-		d, "generation", __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE));
+	lull_nap_tel_set_reply(
+		d, key, value, __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE));
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "nap_view.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_cycles.h>
 
@@ -183,4 +184,23 @@ lull_nap_tel_config_emit(void *ctx, const char *key, const char *value)
 		if (*c == '-')
 			*c = '_';
 	rte_tel_data_add_dict_string(ctx, name, value);
+}
+
+void
+lull_nap_tel_set_reply(struct rte_tel_data *d, const char *key, const char *value, uint64_t gen)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "set", key);
+	rte_tel_data_add_dict_string(d, "value", value);
+	rte_tel_data_add_dict_u64(d, "generation", gen);
+}
+
+void
+lull_nap_tel_words(struct rte_tel_data *d, char *words)
+{
+	char *tok, *save = NULL;
+
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	for (tok = strtok_r(words, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+		rte_tel_data_add_array_string(d, tok);
 }

@@ -54,6 +54,13 @@ void lull_nap_tel_perf(struct rte_tel_data *c, const uint64_t *stats, uint64_t r
  * option's name with '-' as '_' (telemetry names take [A-Za-z0-9_]). */
 void lull_nap_tel_config_emit(void *ctx, const char *key, const char *value);
 
+/** The reply of /lull/set: the key, its value and the generation that holds it. */
+void lull_nap_tel_set_reply(
+	struct rte_tel_data *d, const char *key, const char *value, uint64_t gen);
+
+/** An array of the space-separated words of words (changed) into d (/lull/settable). */
+void lull_nap_tel_words(struct rte_tel_data *d, char *words);
+
 /** What a thread's policy promises about line-rate bursts (the views and the start-up log). */
 struct lull_burst_view {
 	uint32_t ring;         /**< the smallest polled rx ring, descriptors */

@@ -155,10 +155,7 @@ cmd_set(const char *cmd, const char *params, struct rte_tel_data *d)
 		return 0;
 	gen = lull_tel_fwd->gen;
 	pthread_mutex_unlock(&lull_tel_fwd->lock);
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "set", key);
-	rte_tel_data_add_dict_string(d, "value", value);
-	rte_tel_data_add_dict_u64(d, "generation", gen);
+	lull_nap_tel_set_reply(d, key, value, gen);
 	return 0;
 }
 
@@ -166,14 +163,11 @@ static int
 cmd_settable(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	char buf[512];
-	char *tok, *save = NULL;
 
 	(void)cmd;
 	(void)params;
 	snprintf(buf, sizeof(buf), "%s %s", lull_config_settable(), placement_keys[0]);
-	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
-		rte_tel_data_add_array_string(d, tok);
+	lull_nap_tel_words(d, buf);
 	return 0;
 }
 
