@@ -25,25 +25,6 @@
 #include "sleepopt.h"
 #include "wakeopt.h"
 
-/* Everything lull_nap_attach_options() sets: the rows of lull's own table. */
-struct attach_opts {
-	struct lull_sleep_opts sleep;
-	struct lull_wake_opts wk;
-	uint32_t rx_desc; /**< an rx ring whose driver does not say how long it is */
-};
-
-static const struct lull_opt attach_rows[] = {
-	LULL_SLEEP_OPT_ROWS(struct attach_opts, sleep, NULL),
-	/* every row is settable: a thread takes new options at its next load */
-	LULL_WAKE_OPT_ROWS(struct attach_opts, wk, LULL_OPT_SETTABLE),
-	LULL_OPT_UINT_ROW(struct attach_opts, rx_desc, "rx-desc", "N", 32, 65536, "512",
-		"descriptors of an rx ring whose driver does not report them "
-		"(rte_eth_rx_queue_info_get), and of a vhost queue; memif's is 2^rsize "
-		"from its devargs; the smallest ring a thread polls bounds its sleeps",
-		LULL_OPT_SETTABLE),
-	LULL_OPT_END_ROW,
-};
-
 /* One rx queue lull is attached to: the callback's user parameter (static,
  * as ethdev never frees a removed callback's memory before the app may). */
 struct attach_rxq {
@@ -55,9 +36,7 @@ struct attach_rxq {
 	bool line_assumed;
 } __attribute__((aligned(64))); /* threads polling neighbours share no line */
 
-static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct attach_opts opts;
-static bool opts_set;
+pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 #define LINE_10G_PPNS (10e9 / (84 * 8) / 1e9) /* a line without a speed: 10 GbE */
 static uint64_t wait_cap_ns;                  /**< the host's bound on any one wait, 0: none */
@@ -72,131 +51,6 @@ static void
 no_flush(void *ctx)
 {
 	(void)ctx; /* the host sends what it received before it polls again */
-}
-
-/* What the options parser cannot see: a wake this host cannot have. */
-static int
-opts_check(const struct attach_opts *o, char *err, size_t errlen)
-{
-	struct lull_waiter probe;
-
-	if (o->wk.wake == LULL_WAKE_MONITOR) {
-		snprintf(err, errlen,
-			"--wake: bad value 'monitor' (attached to another program's queues, lull "
-			"cannot tell which descriptors to watch; use auto, nanosleep, pause or "
-			"tpause)");
-		return -ENOTSUP;
-	}
-	/* a backend this CPU lacks (tpause) is refused here, by name, not found
-	 * at a thread's first poll */
-	return lull_waiter_init(&probe, o->wk.wake, o->wk.intr_wait_max_ms, err, errlen);
-}
-
-int
-lull_nap_attach_options(const char *text, char *err, size_t errlen)
-{
-	struct attach_opts o;
-	char *copy = strdup(text != NULL ? text : ""), *save = NULL, *tok;
-	int ret = 0;
-
-	if (copy == NULL)
-		return -ENOMEM;
-	lull_opt_fill_defaults(attach_rows, &o, sizeof(o), "lull attach");
-	for (tok = strtok_r(copy, " \t\n", &save); tok != NULL && ret == 0;
-		tok = strtok_r(NULL, " \t\n", &save)) {
-		char *name = tok + 2, *value = strchr(name, '=');
-
-		if (strncmp(tok, "--", 2) != 0 || *name == '\0') {
-			ret = -EINVAL;
-			snprintf(err, errlen,
-				"'%s' is not an option (--NAME VALUE or --NAME=VALUE)", tok);
-			break;
-		}
-		if (value != NULL)
-			*value++ = '\0';
-		if (lull_opt_find(attach_rows, name) == NULL) {
-			ret = -EINVAL;
-			snprintf(err, errlen,
-				"unknown option '--%s' (lull's sleep and wake options are taken: "
-				"--sleep-policy, --latency-budget-us, --wake, ...)",
-				name);
-			break;
-		}
-		if (value == NULL)
-			value = strtok_r(NULL, " \t\n", &save);
-		if (value == NULL) {
-			ret = -EINVAL;
-			snprintf(err, errlen, "--%s needs a value", name);
-			break;
-		}
-		ret = lull_opt_set(attach_rows, &o, name, value, false, err, errlen);
-	}
-	free(copy);
-	if (ret == 0)
-		ret = opts_check(&o, err, errlen);
-	if (ret < 0)
-		return ret;
-	pthread_mutex_lock(&attach_lock);
-	opts = o;
-	opts_set = true;
-	__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&attach_lock);
-	return 0;
-}
-
-/* The options in force (lull's defaults until set). Under attach_lock. */
-static struct attach_opts *
-opts_locked(void)
-{
-	if (!opts_set)
-		lull_opt_fill_defaults(attach_rows, &opts, sizeof(opts), "lull attach");
-	opts_set = true;
-	return &opts;
-}
-
-int
-lull_nap_attach_set(const char *key, const char *value, char *err, size_t errlen)
-{
-	struct attach_opts o;
-	int ret;
-
-	if (key == NULL || value == NULL) {
-		snprintf(err, errlen, "set takes KEY VALUE");
-		return -EINVAL;
-	}
-	pthread_mutex_lock(&attach_lock);
-	o = *opts_locked();
-	ret = lull_opt_set(attach_rows, &o, key, value, true, err, errlen);
-	if (ret == 0)
-		ret = opts_check(&o, err, errlen);
-	if (ret == 0) {
-		opts = o;
-		__atomic_add_fetch(&lull_nap_attach_gen, 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&attach_lock);
-	return ret;
-}
-
-void
-lull_nap_attach_describe(void (*emit)(void *ctx, const char *key, const char *value), void *ctx)
-{
-	pthread_mutex_lock(&attach_lock);
-	lull_opt_describe(attach_rows, opts_locked(), emit, ctx);
-	pthread_mutex_unlock(&attach_lock);
-}
-
-const char *
-lull_nap_attach_settable(char *buf, size_t len)
-{
-	return lull_opt_settable(attach_rows, buf, len);
-}
-
-void
-lull_nap_attach_usage(FILE *f)
-{
-	fprintf(f, "LULL_OPTS: lull's options for the threads polling attached rx queues\n"
-		   "(\"--NAME VALUE ...\"; --NAME=VALUE too):\n\n");
-	lull_opt_usage(attach_rows, f);
 }
 
 /* A set of sources' signature: a sum of hashes, so order does not matter. */
@@ -265,17 +119,6 @@ lull_nap_port_intr(uint16_t port, bool on)
 	pthread_mutex_unlock(&attach_lock);
 }
 
-bool
-lull_nap_attach_wants_intr(void)
-{
-	bool on;
-
-	pthread_mutex_lock(&attach_lock);
-	on = opts_locked()->wk.intr_after_ms != 0;
-	pthread_mutex_unlock(&attach_lock);
-	return on;
-}
-
 /* A thread's engine, made at its first poll of an attached queue. */
 static struct lull_nap_thr *
 thr_new(void)
@@ -312,7 +155,7 @@ static void
 thr_intr_queues(struct lull_nap_thr *t, const uint32_t *keys, unsigned int n)
 {
 	t->n_wq = 0;
-	if (opts.wk.intr_after_ms == 0)
+	if (opts_locked()->wk.intr_after_ms == 0)
 		return;
 	for (unsigned int i = 0; i < n; i++) {
 		uint16_t port = (uint16_t)(keys[i] >> 16), queue = (uint16_t)keys[i];
@@ -340,7 +183,7 @@ struct ring_line {
 static void
 ring_line_add(struct ring_line *rl, bool *first, const struct attach_rxq *q, uint16_t port)
 {
-	uint32_t ring = q != NULL && q->ring != 0 ? q->ring : opts.rx_desc;
+	uint32_t ring = q != NULL && q->ring != 0 ? q->ring : opts_locked()->rx_desc;
 	double line = q != NULL && q->line_ppns > 0 ? q->line_ppns : LINE_10G_PPNS;
 
 	if (*first || ring < rl->ring) {
@@ -360,7 +203,7 @@ ring_line_add(struct ring_line *rl, bool *first, const struct attach_rxq *q, uin
 static void
 thr_ring_line(const uint32_t *keys, unsigned int n, struct ring_line *rl)
 {
-	*rl = (struct ring_line){.ring = opts.rx_desc, .port = UINT16_MAX};
+	*rl = (struct ring_line){.ring = opts_locked()->rx_desc, .port = UINT16_MAX};
 	bool first = true;
 
 	for (unsigned int p = 0; n == 0 && p < RTE_MAX_ETHPORTS; p++)
@@ -393,28 +236,29 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	t->n_loaded = n;
 	pthread_mutex_lock(&attach_lock);
 	t->gen = __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE);
-	opts_locked();
+	opts_locked(); /* the defaults, before any option was set */
 	memset(&conf, 0, sizeof(conf));
 	thr_intr_queues(t, keys, n);
-	intr_max_ms = opts.wk.intr_wait_max_ms;
+	intr_max_ms = opts_locked()->wk.intr_wait_max_ms;
 	if (wait_cap_ns != 0 && (uint64_t)intr_max_ms * 1000000 > wait_cap_ns)
 		intr_max_ms = (uint32_t)(wait_cap_ns / 1000000) + (wait_cap_ns < 1000000);
-	conf.intr_after_ns = t->n_wq != 0 ? (uint64_t)opts.wk.intr_after_ms * 1000000 : 0;
+	conf.intr_after_ns = t->n_wq != 0 ? (uint64_t)opts_locked()->wk.intr_after_ms * 1000000 : 0;
 	thr_ring_line(keys, n, &rl);
-	lull_sleep_opts_params(
-		&opts.sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst, rl.ring, &conf.policy);
+	lull_sleep_opts_params(&opts_locked()->sleep, cpu < 0 ? 0 : (unsigned int)cpu, burst,
+		rl.ring, &conf.policy);
 	conf.policy.line_ppns = rl.line_ppns;
 	if (wait_cap_ns != 0 && conf.policy.max_sleep_ns > wait_cap_ns)
 		conf.policy.max_sleep_ns = wait_cap_ns;
 	if (lull_policy_check(&conf.policy) < 0 ||
-		lull_waiter_init(&t->waiter, opts.wk.wake, intr_max_ms, err, sizeof(err)) < 0)
+		lull_waiter_init(
+			&t->waiter, opts_locked()->wk.wake, intr_max_ms, err, sizeof(err)) < 0)
 		conf.policy.kind = LULL_POLICY_OFF; /* both checked when the options were set */
-	lull_waiter_inject(&t->waiter, &opts.wk.inject, (uint64_t)t->index + 1);
-	conf.timer_slack_ns = opts.wk.timer_slack_ns; /* opts may change once unlocked */
+	lull_waiter_inject(&t->waiter, &opts_locked()->wk.inject, (uint64_t)t->index + 1);
+	conf.timer_slack_ns = opts_locked()->wk.timer_slack_ns; /* opts may change once unlocked */
 	t->shown = (struct lull_nap_thr_shown){
 		.policy = conf.policy,
 		.wake = lull_waiter_describe(&t->waiter),
-		.wake_inject = lull_slowwake_name_of(&opts.wk.inject),
+		.wake_inject = lull_slowwake_name_of(&opts_locked()->wk.inject),
 		.timer_slack_ns = conf.timer_slack_ns,
 		.intr_after_ns = conf.intr_after_ns,
 		.intr_wait_max_ms = (int)intr_max_ms,

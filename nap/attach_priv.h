@@ -6,8 +6,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "lull_nap_attach.h"
+#include "sleepopt.h"
 #include "wait.h"
+#include "wakeopt.h"
+
+/* Everything lull_nap_attach_options() sets: the rows of lull's own table. */
+struct attach_opts {
+	struct lull_sleep_opts sleep;
+	struct lull_wake_opts wk;
+	uint32_t rx_desc; /**< an rx ring whose driver does not say how long it is */
+};
+
+/** Guards the options, the attached queues and every thread's shown settings. */
+extern pthread_mutex_t attach_lock;
+
+/** The options in force (lull's defaults until set). Under attach_lock. */
+struct attach_opts *opts_locked(void);
 
 /** What the views show of a thread's settings: written under the attach lock
  * at each load, read under it (attach.c: lull_nap_attach_shown()). */
