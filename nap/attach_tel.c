@@ -312,15 +312,17 @@ tel_stats_clear(const char *cmd, const char *params, struct rte_tel_data *d)
 	(void)params;
 	for (unsigned int i = 0; i < n; i++) {
 		struct thr_base now;
+		bool ok;
 
 		read_thr(thr(i), &now);
 		pthread_mutex_lock(&tel_lock);
 		if (bases[i] == NULL)
 			bases[i] = malloc(sizeof(*bases[i]));
-		if (bases[i] != NULL)
+		ok = bases[i] != NULL;
+		if (ok)
 			*bases[i] = now;
 		pthread_mutex_unlock(&tel_lock);
-		if (bases[i] == NULL)
+		if (!ok)
 			return rte_tel_data_string(d, "out of memory");
 	}
 	pthread_mutex_lock(&tel_lock);
