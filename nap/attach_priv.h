@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <poll.h>
 #include <pthread.h>
 
 #include "lull_nap_attach.h"
@@ -55,6 +56,10 @@ struct lull_nap_thr {
 	struct lull_wait_queue wq[LULL_NAP_ATTACH_MAX_QUEUES];
 	int peek_fd[LULL_NAP_ATTACH_MAX_QUEUES]; /**< readable while packets wait, or -1 */
 	unsigned int n_wq;
+	/** The peek_fds >= 0, looked at in one poll(): a syscall per wait, not one
+	 * per queue (a wait's recheck costs what a syscall costs, ~3x on a VM). */
+	struct pollfd peek_pfd[LULL_NAP_ATTACH_MAX_QUEUES];
+	unsigned int n_pfd;
 	uint32_t round_rx; /**< packets this round */
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */
