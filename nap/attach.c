@@ -323,8 +323,13 @@ polled(uint32_t key, uint16_t n, uint16_t max_pkts)
 		 * decides only after empty rounds: a wake that brought some was good */
 		if (t->round_rx > 0)
 			t->nap.woken = false;
-		if (t->round_rx == 0 && n == 0)
+		/* a change (lullctl set) is taken after the wait it may concern: an
+		 * idle thread counts 1024 rounds in seconds, not microseconds */
+		if (t->round_rx == 0 && n == 0) {
 			lull_nap_idle(&t->nap, 0, now_tsc);
+			if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen)
+				thr_load(t, max_pkts, t->round, t->n_round);
+		}
 		if (++t->rounds % LULL_NAP_HOUSEKEEPING_ITERS == 0) {
 			lull_nap_housekeeping(&t->nap);
 			if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen ||

@@ -45,7 +45,8 @@
  * Set the options of every attached thread from one string of lull's own
  * options ("--sleep-policy rate --latency-budget-us 250", --NAME=VALUE too):
  * the sleep rows lull and lull-sim share and the wake rows. Threads take them
- * within ~1000 rounds. Unset: lull's defaults.
+ * after their next wait, or within 1024 rounds if they do not wait. Unset:
+ * lull's defaults.
  *
  * @return 0, or a negative errno with one line in err naming the bad option or value.
  */
@@ -54,8 +55,9 @@ int lull_nap_attach_options(const char *opts, char *err, size_t errlen);
 /**
  * Change one option of every attached thread at run time, as --key value in
  * lull_nap_attach_options() would (lullctl set KEY VALUE, through telemetry's
- * /lull/set): the others keep their values. Threads take it within ~1000
- * rounds; a per-core list (--sleep-max-us 250,3:0) names the CPU a thread runs on.
+ * /lull/set): the others keep their values. Threads take it after their next
+ * wait, or within 1024 rounds if they do not wait; a per-core list
+ * (--sleep-max-us 250,3:0) names the CPU a thread runs on.
  *
  * @return 0, or a negative errno with one line in err naming the bad key or value.
  */

@@ -21,7 +21,8 @@
 #     counts in the PMD thread's rounds; nothing lost;
 #  7. on two net_tap ports (ping from one namespace to another across OVS):
 #     lull configures the taps' rx interrupts itself, the idle PMD uses under
-#     5 % of a core, and lull's counters show the interrupt waits and wakes.
+#     5 % of a core, and lull's counters show the interrupt waits and wakes;
+#     a `lullctl set` is taken by the idle PMD after its next wait.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/ovs.sh
 . "$(dirname "$0")/../../scripts/lib/ovs.sh"
@@ -204,6 +205,15 @@ assert t["intr_waits"] > 0 and t["intr_wakes"] >= 10, t
 print(f"PMD on net_tap: {t['intr_waits']} interrupt waits, {t['intr_wakes']} woken by a packet, "
       f"{t['sleeps']} timed sleeps")
 PY
+# an idle PMD takes a set after its next wait (it waits 9 ms: 1024 rounds
+# would be 9 s)
+"$LULLCTL" -f "$OVS_PREFIX" set latency-budget-us 120 >/dev/null || die "set against OVS (tap)"
+for _ in $(seq 30); do
+	"$LULLCTL" -f "$OVS_PREFIX" pmd-sleep-show | grep -q "latency budget 120 us" && break
+	sleep 0.1
+done
+"$LULLCTL" -f "$OVS_PREFIX" pmd-sleep-show | grep -q "latency budget 120 us" ||
+	die "the idle PMD did not take the set within 3 s: $("$LULLCTL" -f "$OVS_PREFIX" pmd-sleep-show)"
 ovs_stop || die "ovs-vswitchd with lull (tap) did not exit on ovs-appctl exit"
 [ "$H_RC" -eq 0 ] || die "ovs-vswitchd (tap) exited with $H_RC"
 log "PASS"

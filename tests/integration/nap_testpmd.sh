@@ -133,7 +133,7 @@ grep -q "port: net_memif0 .* share of packets: 100.0 %  ($sent)" "$T_DIR/rxq.txt
 ctl port-show | grep -Eq "^ +1 net_memif1 +\(host\) " || die "port-show: $(ctl port-show)"
 ctl set latency-budget-us 120 >"$T_DIR/set.txt" || die "set latency-budget-us 120: $(cat "$T_DIR/set.txt")"
 ctl config-show | grep -qx "latency_budget_us: 120" || die "config-show after set: $(ctl config-show)"
-# the forwarding thread takes it at its next load (~1000 rounds)
+# the forwarding thread takes it after its next wait
 for _ in $(seq 50); do
 	ctl pmd-sleep-show | grep -q "latency budget 120 us" && break
 	sleep 0.1
