@@ -69,12 +69,12 @@ lull_cost_late_quantile(const struct lull_cost *c, double q)
 }
 
 uint64_t
-lull_cost_late_max_ns(const struct lull_cost *c)
+lull_cost_late_tail_ns(const struct lull_cost *c)
 {
 	for (unsigned int b = LULL_COST_LATE_BUCKETS; b-- > 0;)
-		if (c->late[b] > 0)
-			return late_edge(b) > c->late_tail_ns ? late_edge(b) : c->late_tail_ns;
-	return c->late_tail_ns;
+		if (c->late[b] > 1)
+			return late_edge(b) > c->late_tail2_ns ? late_edge(b) : c->late_tail2_ns;
+	return c->late_tail2_ns;
 }
 
 static void
@@ -159,10 +159,15 @@ void
 lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 {
 	c->late[late_bucket(late_ns)]++;
-	if (late_ns > c->late_tail_ns)
+	if (late_ns > c->late_tail_ns) {
+		c->late_tail2_ns = c->late_tail_ns;
 		c->late_tail_ns = late_ns;
+	} else if (late_ns > c->late_tail2_ns) {
+		c->late_tail2_ns = late_ns;
+	}
 	if (++c->tail_since >= LULL_COST_TAIL_WINDOW) {
 		c->late_tail_ns /= 2;
+		c->late_tail2_ns /= 2;
 		c->stall_tail_ns /= 2;
 		c->tail_since = 0;
 	}

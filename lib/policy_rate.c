@@ -340,10 +340,12 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 }
 
 /*
- * Whether the whole ring holds a sleep of s_ns and the worst recent wake at the
- * arrival rate: a tail the p99 does not see (a VM wakes a halted vCPU
- * milliseconds late now and then) overflows a ring at a rate where a polling
- * thread loses nothing; there the PMD polls. Idle or light traffic is far
+ * Whether the whole ring holds a sleep of s_ns and the worst recent wake seen
+ * twice at the arrival rate: a tail the p99 does not see (a VM wakes a halted
+ * vCPU milliseconds late now and then) overflows a ring at a rate where a
+ * polling thread loses nothing; there the PMD polls. One wake far from all
+ * others is not believed until another confirms it: polling for good on one
+ * hiccup is the cliff this rule must not be. Idle or light traffic is far
  * from it (1024 descriptors at 10 kpps: 100 ms). Where polling itself stalls
  * as long as the ring lasts (the host stops the vCPU whatever it does, or the
  * host program's own work between polls takes that long), polling would lose
@@ -355,7 +357,7 @@ tail_fits(const struct lull_policy *pol, uint64_t s_ns)
 	double fill_ns = pol->rate_ppns > 0 ? (double)pol->p.min_ring / pol->rate_ppns : 0;
 
 	return !(pol->rate_ppns > 0) ||
-	       (double)s_ns + (double)lull_cost_late_max_ns(&pol->cost) < fill_ns ||
+	       (double)s_ns + (double)lull_cost_late_tail_ns(&pol->cost) < fill_ns ||
 	       (double)pol->cost.stall_tail_ns >= fill_ns;
 }
 
