@@ -94,11 +94,13 @@ o_lost=$(median3 "$o_all") p_lost=$(median3 "$p_all") b_lost=$(median3 "$b_all")
 # b 1,056, b2 2,080 in one run: one and two such bursts), and no cap on the
 # sleeps prevents that
 floor=2112
-# what busy polling lost, and two overflowed bursts: the most a case may lose
-# when the machine cannot forward a 2048 burst in time even polling (seen in
-# CI: o 4,128, b 3,104 and b2 2,464 with b polling, its wake p99 229 us over
-# the ring's 69 us)
-p_allow=$((p_lost + floor))
+# what busy polling lost in its worst round, and two overflowed bursts: the
+# most a case may lose when the machine cannot forward a 2048 burst in time
+# even polling (seen in CI: o 4,128, b 3,104 and b2 2,464 with b polling, its
+# wake p99 229 us over the ring's 69 us; under ASan p lost 7,776-31,584 in
+# three rounds and b, polling as well, 9,568-37,440: the same noise)
+p_max=$(tr ' ' '\n' <<<"$p_all" | grep . | sort -g | tail -n 1)
+p_allow=$((p_max + floor))
 allow=$((o_lost / 4 > p_allow ? o_lost / 4 : p_allow))
 allow_b=$((o_lost / 2 > p_allow ? o_lost / 2 : p_allow))
 log "medians of 3 rounds, of 102400: uncapped $o_lost ($o_all), busy polling $p_lost ($p_all), --burst-tolerance 4096 $b_lost ($b_all); b may lose $allow_b, c $allow"
