@@ -20,6 +20,8 @@ import statistics
 import subprocess
 import sys
 
+import nocliff
+
 
 def read_rows(out):
     rows = []
@@ -100,10 +102,8 @@ with open(os.path.join(out, "frontier.csv"), "w") as f:
 def no_worse(r, o):
     if r is None or o is None or r["cpu_pct"] is None or o["cpu_pct"] is None:
         return False
-    cpu_ok = r["cpu_pct"][0] <= o["cpu_pct"][0] * 1.05 + 1.0
-    p99_ok = r["p99_us"][0] <= o["p99_us"][0] * 1.05
-    loss_ok = r["loss_pct"][0] <= o["loss_pct"][0] + 0.01
-    return cpu_ok and p99_ok and loss_ok
+    return not nocliff.worse(r["cpu_pct"][0], r["p99_us"][0], r["loss_pct"][0], o["cpu_pct"][0],
+                             o["p99_us"][0], o["loss_pct"][0], 0.01)
 
 
 verdict = []

@@ -182,14 +182,16 @@ ovs_run() {
 # ovs_summary FILE: FILE holds "CFG ROUND LOAD CPU [P50 P99 LOST OFFERED]"
 # lines; the medians per cell, then the share of (load, OVS setting) cells
 # where OVS+lull is no worse than OVS's own sleeping, by the no-cliff issue's
-# rule (docs/benchmarks.md): CPU at most OVS's + 5 % + 1 point, p99 at most 5 %
-# over OVS's, loss at most OVS's + 0.01 % of the offered (idle: CPU alone).
+# rule (bench/lib/nocliff.py; loss within 0.01 % of what OVS was offered; idle:
+# CPU alone).
 # Judged twice: lull at its defaults, and at the matched budget (matchX
 # against ovsX; where matchX has no figure, as on net_tap's interrupt waits,
 # lull's defaults). Last line: OVS_SHARE=, the matched share.
 ovs_summary() {
-	python3 - "$1" <<'PY'
+	python3 - "$1" "$(dirname "${BASH_SOURCE[0]}")" <<'PY'
 import collections, statistics, sys
+sys.path.insert(0, sys.argv[2])
+import nocliff  # bench/lib/nocliff.py: the rule, as bench/frontier judges by it
 vals = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     f = line.split()
@@ -214,13 +216,12 @@ for load in loads:
         print(line)
 def judge(mine, o, load):
     l, v = med[mine, load], med[o, load]
-    why = [] if l[0] <= v[0] * 1.05 + 1 else [f"CPU {l[0]:.1f} > {v[0]:.1f}"]
-    if len(l) > 1:
-        if l[2] > v[2] * 1.05:
-            why.append(f"p99 {l[2]:.0f} > {v[2]:.0f} us")
-        if l[3] > v[3] + 1e-4 * (v[4] if len(v) > 4 else 0):
-            why.append(f"lost {l[3]:.0f} > {v[3]:.0f}")
-    return why
+    busy = len(l) > 1
+    why = nocliff.worse(l[0], l[2] if busy else None, l[3] if busy else None, v[0],
+                        v[2] if busy else None, v[3] if busy else None,
+                        1e-4 * (v[4] if len(v) > 4 else 0))
+    unit = {"CPU": (".1f", ""), "p99": (".0f", " us"), "lost": (".0f", "")}
+    return [f"{w} {a:{unit[w][0]}} > {b:{unit[w][0]}}{unit[w][1]}" for w, a, b in why]
 share = {}
 for kind in ("defaults", "matched"):
     good = cells = 0
