@@ -102,13 +102,11 @@ if mine is not None and busy is not None:
 PY
 }
 
-# ovs_match_set CFG LOAD: lullctl sets matchX's budget and maximum sleep for LOAD
-ovs_match_set() {
-	local b k
-	b=$(ovs_match "$1" "$2")
-	[ -n "$b" ] || return 1
+# ovs_budget_set B: lullctl sets the budget and the maximum sleep to B us
+ovs_budget_set() {
+	local k
 	for k in latency-budget-us sleep-max-us; do
-		"$LULLCTL" -f "$OVS_PREFIX" set "$k" "$b" >/dev/null || return 1
+		"$LULLCTL" -f "$OVS_PREFIX" set "$k" "$1" >/dev/null || return 1
 	done
 }
 
@@ -135,7 +133,7 @@ PY
 }
 
 ovs_run() {
-	local cfg=$1 run=$2 dev=${3:-memif} pre="" tid kv=() load a b more="" pfx="" first
+	local cfg=$1 run=$2 dev=${3:-memif} pre="" tid kv=() load a b more="" pfx="" budget=""
 	case $cfg in
 	lull | match*) pre=$PRELOAD kv=(pmd-maxsleep=0) ;;
 	ovs*) kv=("pmd-maxsleep=${cfg#ovs}") ;;
@@ -145,10 +143,10 @@ ovs_run() {
 	afp) a="net_af_packet0,iface=${H_ID}af" b="net_af_packet1,iface=${H_ID}bf" pfx=afp- ;;
 	*) a=$(h_memif 0 server "a$run") b=$(h_memif 1 server "b$run") ;;
 	esac
-	first=$pfx${OVS_LOADS%% *}
-	if [ "${cfg#match}" != "$cfg" ] && [ -z "$(ovs_match "$cfg" "$first")" ]; then
-		echo "x no ovs${cfg#match} figure to match"
-		return
+	# matchX: the budget at the first load, for the idle PMD too
+	if [ "${cfg#match}" != "$cfg" ]; then
+		budget=$(ovs_match "$cfg" "$pfx${OVS_LOADS%% *}")
+		[ -n "$budget" ] || { echo "x no ovs${cfg#match} figure to match"; return; }
 	fi
 	LULL_OPTS=${LULL_OPTS:-} ovs_start "ovs$run" "$pre" "${kv[@]}" 2>/dev/null ||
 		{ echo "x ovs-vswitchd did not start"; return; }
@@ -158,7 +156,7 @@ ovs_run() {
 		return
 	fi
 	[ "$dev" != tap ] || h_tap_join
-	if [ "${cfg#match}" != "$cfg" ] && ! ovs_match_set "$cfg" "$first"; then
+	if [ -n "$budget" ] && ! ovs_budget_set "$budget"; then
 		echo "x lullctl set failed"
 		ovs_stop || true
 		return
@@ -169,9 +167,10 @@ ovs_run() {
 		for load in $OVS_TAP_LOADS; do ovs_ping "$tid" "$load"; done
 	else
 		for load in $OVS_LOADS; do
-			if [ "${cfg#match}" != "$cfg" ] && ! ovs_match_set "$cfg" "$pfx$load"; then
-				echo "x lullctl set failed"
-				break
+			if [ -n "$budget" ]; then
+				budget=$(ovs_match "$cfg" "$pfx$load")
+				[ -n "$budget" ] || { echo "x no ovs${cfg#match} figure at $pfx$load"; break; }
+				ovs_budget_set "$budget" || { echo "x lullctl set failed"; break; }
 			fi
 			ovs_load "$tid" "$run" "$load" "$dev"
 		done
