@@ -209,30 +209,59 @@ lull_port_measure(struct lull_port *port, uint16_t n_rxd)
 	port->line_pps = pl.line_pps;
 }
 
-unsigned int
-lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t timeout_ms,
+/* How many present ports' links are not in the state want_up says. */
+static unsigned int
+links_not(const struct lull_port *ports, unsigned int n, bool want_up)
+{
+	unsigned int other = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct rte_eth_link link;
+		bool up;
+
+		if (!ports[i].present)
+			continue;
+		up = rte_eth_link_get_nowait(ports[i].id, &link) == 0 &&
+		     link.link_status == RTE_ETH_LINK_UP;
+		if (up != want_up)
+			other++;
+	}
+	return other;
+}
+
+/* Wait (50 ms steps, no polling of any queue) until every present port's link is
+ * in the state want_up says, timeout_ms passed or should_stop(); returns how many
+ * are not. */
+static unsigned int
+wait_links(const struct lull_port *ports, unsigned int n, bool want_up, uint32_t timeout_ms,
 	bool (*should_stop)(void))
 {
 	const uint32_t step_ms = 50;
-	unsigned int down = n;
+	unsigned int other;
 
 	for (uint32_t waited_ms = 0;; waited_ms += step_ms) {
 		const struct timespec ts = {.tv_sec = 0, .tv_nsec = step_ms * 1000000L};
 
-		down = 0;
-		for (unsigned int i = 0; i < n; i++) {
-			struct rte_eth_link link;
-
-			if (!ports[i].present)
-				continue;
-			if (rte_eth_link_get_nowait(ports[i].id, &link) < 0 ||
-				link.link_status != RTE_ETH_LINK_UP)
-				down++;
-		}
-		if (down == 0 || waited_ms >= timeout_ms || (should_stop != NULL && should_stop()))
-			break;
+		other = links_not(ports, n, want_up);
+		if (other == 0 || waited_ms >= timeout_ms || (should_stop != NULL && should_stop()))
+			return other;
 		nanosleep(&ts, NULL);
 	}
+}
+
+unsigned int
+lull_port_wait_links_down(const struct lull_port *ports, unsigned int n, uint32_t timeout_ms,
+	bool (*should_stop)(void))
+{
+	return wait_links(ports, n, false, timeout_ms, should_stop);
+}
+
+unsigned int
+lull_port_wait_links(const struct lull_port *ports, unsigned int n, uint32_t timeout_ms,
+	bool (*should_stop)(void))
+{
+	unsigned int down = wait_links(ports, n, true, timeout_ms, should_stop);
+
 	for (unsigned int i = 0; i < n; i++) {
 		struct rte_eth_link link;
 		char text[RTE_ETH_LINK_MAX_STR_LEN];

@@ -57,6 +57,18 @@ unsigned int lull_port_wait_links(const struct lull_port *ports, unsigned int n,
 	uint32_t timeout_ms, bool (*should_stop)(void));
 
 /**
+ * Wait until every port's link is down (its peer stopped) or timeout_ms passed,
+ * polling no queue meanwhile; returns early when should_stop() returns true.
+ * A memif peer that still polls when this side closes can crash in DPDK 22.11
+ * (memif_disconnect unmaps the rings under its rx burst): a program whose peer
+ * outlives it waits here for the peer to stop first.
+ *
+ * @return the number of ports whose link is still up.
+ */
+unsigned int lull_port_wait_links_down(const struct lull_port *ports, unsigned int n,
+	uint32_t timeout_ms, bool (*should_stop)(void));
+
+/**
  * Frames the port lost for want of room, as rx_missed: the device's imissed
  * and rx_nombuf, and (net_af_packet) what the kernel dropped at its sockets
  * up to the last lull_port_poll_drops().

@@ -87,6 +87,11 @@ static const struct lull_opt gen_opts[] = {
 		0),
 	LULL_OPT_UINT_ROW(T, drain_ms, "drain-ms", "MS", 0, 60000, "200",
 		"wait for late packets after the last phase", 0),
+	LULL_OPT_UINT_ROW(T, linger_ms, "linger-ms", "MS", 0, 3600000, "0",
+		"after the report, keep the ports open, polling nothing, until every link is "
+		"down (the peer stopped) or MS passed: the peer can stop first (a memif peer "
+		"still polling when this side closes can crash in DPDK 22.11)",
+		0),
 	LULL_OPT_UINT_ROW(
 		T, run_id, "run-id", "N", 1, 65535, "random", "stamp id", LULL_OPT_DEF_PROSE),
 	LULL_OPT_SECTION_ROW("Output"),

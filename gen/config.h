@@ -36,6 +36,7 @@ struct gen_config {
 	uint16_t txq;         /**< tx queues per port, bursts sent on each in turn */
 	uint32_t max_lag_us;  /**< bounded catch-up of the pacer */
 	uint32_t drain_ms;    /**< wait for late packets after the last phase */
+	uint32_t linger_ms;   /**< after the report, wait this long for the peer to stop first */
 	uint32_t progress_ms; /**< live progress period on stderr, 0 = off */
 	uint32_t mbufs;
 	uint16_t run_id;       /**< 0 = random */

@@ -3,7 +3,7 @@
  * lull-gen [EAL options] -- [lull-gen options]
  *
  * options -> EAL -> ports -> links up -> run the profile on this (main)
- * lcore -> drain -> report -> close ports -> exit.
+ * lcore -> drain -> report -> [linger until the peer stops] -> close ports -> exit.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -239,6 +239,14 @@ main(int argc, char **argv)
 	gen_run(&g);
 	if (write_results(&g, err, sizeof(err)) == 0)
 		status = EXIT_SUCCESS;
+	if (cfg.linger_ms > 0) {
+		unsigned int up;
+
+		LULL_LOG(INFO, "done; lingering until the peer stops (--linger-ms %u)",
+			cfg.linger_ms);
+		up = lull_port_wait_links_down(ports, n_ports, cfg.linger_ms, lull_quit_requested);
+		LULL_LOG(INFO, "%u link(s) still up after lingering", up);
+	}
 end:
 	if (err[0] != '\0')
 		fprintf(stderr, "lull-gen: error: %s\n", err);

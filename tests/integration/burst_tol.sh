@@ -38,12 +38,12 @@ run() {
 	bg "gen-$name" "$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-g$name" \
 		--vdev "$(memif_vdev 0 client "$T_DIR/$name-a.sock"),rsize=$rsize" \
 		--vdev "$(memif_vdev 1 client "$T_DIR/$name-b.sock"),rsize=$rsize" \
-		-- --profile "idle:1s,burst:$burst/200ms:10s" --progress-ms 0 --json "$T_DIR/$name.json"
+		-- --profile "idle:1s,burst:$burst/200ms:10s" --progress-ms 0 --json "$T_DIR/$name.json" \
+		--linger-ms 30000
 	local gpid=$BG_PID
-	for _ in $(seq 300); do kill -0 "$gpid" 2>/dev/null || break; sleep 0.1; done
-	wait "$gpid" || die "$name: lull-gen failed: $(tail -n 5 "$T_DIR/gen-$name.log")"
-	stop_wait "$pid" 20
+	gen_then_lull_stop "gen-$name" "$gpid" "$pid" 30
 	[ "$STOP_RC" = 0 ] || die "$name: lull exited with $STOP_RC"
+	[ "$GEN_RC" = 0 ] || die "$name: lull-gen failed: $(tail -n 5 "$T_DIR/gen-$name.log")"
 	local limit=$max_lost
 	[ -z "${LOSE_OK:-}" ] || limit=102400 # judged by the caller
 	LOST=$(judge "$T_DIR/$name.json" "$name" "$limit") || die "$name: more than $max_lost refused or lost"

@@ -59,6 +59,25 @@ stop_wait() {
 	wait "$pid" || STOP_RC=$?
 }
 
+# gen_then_lull_stop GEN_NAME GEN_PID LULL_PID SECONDS: lull-gen (run with
+# --linger-ms) reports, then lull stops, then lull-gen, seeing its links down,
+# exits: neither side polls a memif ring its peer unmaps (DPDK 22.11's
+# memif_disconnect unmaps the rings under a running rx burst: a busy lull
+# crashed so when lull-gen closed first). Sets STOP_RC (lull's exit code) and
+# GEN_RC (lull-gen's).
+gen_then_lull_stop() {
+	local gname=$1 gpid=$2 lpid=$3 secs=$4
+	for _ in $(seq $((secs * 10))); do
+		grep -q "lingering until the peer stops" "$T_DIR/$gname.log" 2>/dev/null && break
+		kill -0 "$gpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	stop_wait "$lpid" 20
+	local lull_rc=$STOP_RC
+	stop_wait "$gpid" 10 # lull-gen leaves by itself once lull is gone; SIGINT if not yet
+	GEN_RC=$STOP_RC STOP_RC=$lull_rc
+}
+
 # tap_up IFACE...: the kernel side of net_tap ports up, quiet (no IPv6
 # autoconfiguration traffic).
 tap_up() {

@@ -41,10 +41,11 @@ test_good(void **state)
 	assert_int_equal(parse("", err, sizeof(err)), 0);
 	assert_int_equal(cfg.profile.n, 1);
 	assert_int_equal(cfg.size, 64);
-	assert_int_equal(cfg.tx_port, 0); /* the row's default */
+	assert_int_equal(cfg.tx_port, 0);   /* the row's default */
+	assert_int_equal(cfg.linger_ms, 0); /* closes at once unless asked */
 	assert_int_equal(parse("--profile idle:1s,max:2s --size 1514 --flows 100 --src-ip 10.1.2.3 "
 			       "--dst-mac 0a:0b:0c:0d:0e:0f --tx-port 1 --rx-port 1 --burst 64 "
-			       "--run-id 7 --json - --csv out.csv --drain-ms 0",
+			       "--run-id 7 --json - --csv out.csv --drain-ms 0 --linger-ms 30000",
 				 err, sizeof(err)),
 		0);
 	assert_int_equal(cfg.profile.n, 2);
@@ -58,6 +59,7 @@ test_good(void **state)
 	assert_int_equal(cfg.run_id, 7);
 	assert_string_equal(cfg.json_path, "-");
 	assert_string_equal(cfg.csv_path, "out.csv");
+	assert_int_equal(cfg.linger_ms, 30000);
 }
 
 static void
@@ -73,6 +75,7 @@ test_bad(void **state)
 		{"--dst-mac 01:02", "--dst-mac: bad value '01:02'"},
 		{"--burst 257", "--burst: bad value '257'"},
 		{"--run-id 0", "--run-id: bad value '0'"},
+		{"--linger-ms -1", "--linger-ms: bad value '-1'"},
 		{"--profile rate:1k", "bad phase 'rate:1k'"},
 		{"--nope", "unknown option '--nope'"},
 		{"--size", "'--size' needs a value"},
