@@ -17,6 +17,7 @@
 #   h_two_namespaces [MTU]      two netns joined through veth ends left here
 #   h_hugepages N               reserve N 2-MB hugepages for the DPDK processes started
 #                               after it (root); returned at exit. 1 if not possible
+#   h_thread_tid PID PATTERN    the first thread of PID whose name matches
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
@@ -125,8 +126,21 @@ h_memif() {
 	echo "net_memif$1,role=$2,socket=$H_DIR/$3.sock,socket-abstract=no${4:+,$4}"
 }
 
+# h_thread_tid PID PATTERN: the first thread of PID whose name matches the shell
+# PATTERN; fails if none. A thread that exits meanwhile (DPDK's telemetry runs a
+# thread per client connection) is skipped, not an error.
+h_thread_tid() {
+	local t c
+	for t in /proc/"$1"/task/*; do
+		c=$(cat "$t/comm" 2>/dev/null) || continue
+		# shellcheck disable=SC2254 # a pattern
+		case $c in $2) echo "${t##*/}" && return 0 ;; esac
+	done
+	return 1
+}
+
 h_worker_tid() {
-	grep -l worker /proc/"$1"/task/*/comm 2>/dev/null | head -n 1 | cut -d/ -f5 | grep .
+	h_thread_tid "$1" "*worker*"
 }
 
 h_thread_ticks() {

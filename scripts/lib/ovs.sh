@@ -96,7 +96,7 @@ ovs_bridge() {
 }
 
 ovs_pmd_tid() {
-	grep -l "^pmd" /proc/"$OVS_PID"/task/*/comm 2>/dev/null | head -n 1 | cut -d/ -f5 | grep .
+	h_thread_tid "$OVS_PID" "pmd*"
 }
 
 ovs_stop() {

@@ -37,10 +37,6 @@ start_lull() {
 	sleep 0.5
 }
 
-# pmd_tid PID: the thread id of lull's PMD (the lcore worker)
-pmd_tid() {
-	grep -l worker /proc/"$1"/task/*/comm | head -n 1 | cut -d/ -f5
-}
 
 stop_lull() {
 	stop_wait "$LULL_PID" 20
@@ -54,12 +50,12 @@ log "worker alone on CPU $PMD_CPU: $alone_ms ms; limit $limit_ms ms"
 
 # 1. nice -20 busy polling starves it
 start_lull busy --sleep-policy off --pmd-priority nice:-20 --control-cores 0
-tid=$(pmd_tid "$LULL_PID")
+tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
 [ "$(awk '{print $19}' "/proc/$LULL_PID/task/$tid/stat")" = -20 ] || die "PMD thread is not at nice -20"
 for t in /proc/"$LULL_PID"/task/*; do
 	[ "${t##*/}" = "$tid" ] && continue
-	[ "$(taskset -pc "${t##*/}" | sed 's/.*: //')" = 0 ] ||
-		die "control thread $(cat "$t/comm") not on CPU 0: $(taskset -pc "${t##*/}")"
+	cpus=$(taskset -pc "${t##*/}" 2>/dev/null) || continue # it exited meanwhile
+	[ "${cpus##*: }" = 0 ] || die "control thread $(cat "$t/comm" 2>/dev/null) not on CPU 0: $cpus"
 done
 busy=$(work "$limit_ms")
 stop_lull
@@ -85,7 +81,7 @@ print(f"{n} yields in {secs:.2f} s: {rate:.0f}/s")
 assert 150 <= rate <= 250, f"yield rate {rate:.0f}/s, want 200 +- 25 %"' || die "yield rate"
 # priority at run time: fifo is fine with the yield on
 "$LULLCTL" -f "$T_ID-yield" set pmd-priority fifo:1 >/dev/null || die "set pmd-priority fifo:1"
-tid=$(pmd_tid "$LULL_PID")
+tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
 [ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 1 ] || die "PMD thread is not SCHED_FIFO"
 rc=0
 "$LULLCTL" -f "$T_ID-yield" set yield-hz 0 2>"$T_DIR/err" || rc=$?

@@ -145,12 +145,8 @@ testpmd_total() {
 # (utime + stime from /proc/PID/task/TID/stat), to a tenth of a % (one clock
 # tick over 3 s is 0.3 %: compare with fcmp and a margin).
 pmd_cpu_pct() {
-	local pid=$1 secs=$2 name=${3:-*worker*} tid="" t a b
-	for t in /proc/"$pid"/task/*; do
-		# shellcheck disable=SC2254 # name is a pattern
-		case "$(cat "$t/comm")" in $name) tid=${t##*/} ;; esac
-	done
-	[ -n "$tid" ] || die "no thread $name in process $pid"
+	local pid=$1 secs=$2 name=${3:-*worker*} tid a b
+	tid=$(h_thread_tid "$pid" "$name") || die "no thread $name in process $pid"
 	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
 	sleep "$secs"
 	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
