@@ -29,7 +29,6 @@ m_init() {
 	M_ID=$H_ID
 	mkdir -p "$OUT/cdf"
 	M_DEV=${M_DEV:-memif}
-	LULL_UDP=${LULL_UDP:-$H_ROOT/build/gen/lull-udp}
 	[ "$M_DEV" != tap ] || h_tap_namespaces
 	echo "step,config,load,offered_pps,cpu_pct,idle_res_pct,watts,sleeps_per_s,oversleep_us,sent,received,lost,min_us,avg_us,p50_us,p99_us,max_us,rx_pps,limit,p999_us,budget_miss_pct,share_poll,share_sleep,share_intr,device,pmd_mhz" >"$OUT/results.csv"
 }

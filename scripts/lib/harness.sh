@@ -21,12 +21,13 @@
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
-# LULL, LULL_GEN, LULLCTL, TESTPMD name the binaries (defaults: build/).
+# LULL, LULL_GEN, LULLCTL, LULL_UDP, TESTPMD name the binaries (defaults: build/).
 
 H_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LULL=${LULL:-$H_ROOT/build/fwd/lull}
 LULL_GEN=${LULL_GEN:-$H_ROOT/build/gen/lull-gen}
 LULLCTL=${LULLCTL:-$H_ROOT/build/ctl/lullctl}
+LULL_UDP=${LULL_UDP:-$H_ROOT/build/gen/lull-udp}
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 # Quiet EAL, no hugepages, no PCI: virtual devices only.
 H_EAL=(--no-huge --no-pci --log-level=lib.eal:error)
