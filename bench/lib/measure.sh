@@ -163,18 +163,16 @@ else:
     print(0)
 PY
 )
-	h_bg "u$M_RUN" ip netns exec "$NS_B" "$LULL_UDP" recv --dev "$VB0" \
-		--count "$n" --idle-ms 500 --timeout-s $(($2 + 2))
+	h_udp_recv "u$M_RUN" "$n" 500 $(($2 + 2)) || true
 	M_UDP_RX=$H_PID
-	for _ in $(seq 50); do grep -qs ready "$M_DIR/u$M_RUN.log" && break; sleep 0.1; done
-	h_bg "g$M_RUN" ip netns exec "$NS_A" "$LULL_UDP" send --dev "$VA0" --profile "$1"
+	h_bg "g$M_RUN" h_udp_send "$1"
 	sleep 0.5
 }
 
 # m_udp_json PROFILE SECS: lull-udp's two result lines as lull-gen's JSON (one phase)
 m_udp_json() {
 	wait "$M_UDP_RX" || true
-	python3 - "$M_DIR/g$M_RUN.log" "$M_DIR/u$M_RUN.log" "$2" <<'PY'
+	python3 - "$M_DIR/g$M_RUN.log" "$M_DIR/u$M_RUN.rx" "$2" <<'PY'
 import json, sys
 def kv(path):
     line = [l for l in open(path) if "=" in l][-1]

@@ -21,6 +21,8 @@
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_ticks PID TID      its CPU time (utime + stime), clock ticks
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
+#   h_udp_recv NAME COUNT IDLE_MS TIMEOUT_S   lull-udp's receiver in NS_B, once ready; H_PID
+#   h_udp_send PROFILE          lull-udp's sender in NS_A; prints its result line
 # LULL, LULL_GEN, LULLCTL, LULL_UDP, TESTPMD name the binaries (defaults: build/).
 
 H_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -236,4 +238,28 @@ h_tap_join() {
 	ip link set "$TAP_B" master "$BR_B"
 	ip link set "$TAP_A" up
 	ip link set "$TAP_B" up
+}
+
+# h_udp_recv NAME COUNT IDLE_MS TIMEOUT_S: lull-udp's receiver on VB0 in NS_B
+# (h_tap_namespaces), in the background; returns once it says ready (5 s at
+# most; 1 if it did not). H_PID. Its stdout, whose last line is the result,
+# goes to $H_DIR/NAME.rx, apart from its stderr (NAME.log).
+h_udp_recv() {
+	local name=$1
+	ip netns exec "$NS_B" "$LULL_UDP" recv --dev "$VB0" --count "$2" --idle-ms "$3" \
+		--timeout-s "$4" </dev/null >"$H_DIR/$name.rx" 2>"$H_DIR/$name.log" &
+	H_PID=$!
+	H_PIDS+=("$H_PID")
+	for _ in $(seq 50); do
+		grep -qs ready "$H_DIR/$name.rx" && return 0
+		kill -0 "$H_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# h_udp_send PROFILE: lull-udp's sender on VA0 in NS_A, lull-gen's profile
+# syntax (rate:100k:5s); prints its result line (sent=, offered=, elapsed_ms=).
+h_udp_send() {
+	ip netns exec "$NS_A" "$LULL_UDP" send --dev "$VA0" --profile "$1"
 }

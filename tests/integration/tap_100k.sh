@@ -17,7 +17,7 @@
 # busy (100 kpps on a faster machine), they poll and 3x off's holds. The
 # signal bug this test was written for made the p50 15-26 ms.
 . "$(dirname "$0")/lib.sh"
-UDP=${LULL_UDP:?set LULL_UDP to the lull-udp binary}
+[ -x "$LULL_UDP" ] || die "no lull-udp binary at $LULL_UDP (set LULL_UDP)"
 RATES=${TAP_100K_RATES:-100000 35000 25000}
 SECS=${TAP_100K_SECS:-5}
 
@@ -35,18 +35,15 @@ run() {
 	lull_ready "$name" "$pid"
 	h_tap_join
 	sleep 1
-	ip netns exec "$NS_B" "$UDP" recv --dev "$VB0" --count "$N" --idle-ms 1000 --timeout-s 20 \
-		>"$T_DIR/$name.rx" &
-	local rpid=$!
-	T_PIDS+=("$rpid")
-	for _ in $(seq 50); do grep -qs ready "$T_DIR/$name.rx" && break; sleep 0.1; done
-	ip netns exec "$NS_A" "$UDP" send --dev "$VA0" --profile "rate:$RATE:${SECS}s" \
-		>"$T_DIR/$name.tx"
+	h_udp_recv "$name-udp" "$N" 1000 20 ||
+		log "$name: lull-udp recv not ready after 5 s; sending anyway"
+	local rpid=$H_PID
+	h_udp_send "rate:$RATE:${SECS}s" >"$T_DIR/$name.tx"
 	wait "$rpid" || die "$name: lull-udp recv failed"
 	stop_wait "$pid" 20
 	[ "$STOP_RC" = 0 ] || die "lull $name exited with $STOP_RC"
 	grep -q "mbufs: all [0-9]* back in the pool" "$T_DIR/$name.log" || die "$name: mbuf leak"
-	rx=$(tail -1 "$T_DIR/$name.rx") sx=$(cat "$T_DIR/$name.tx")
+	rx=$(tail -1 "$T_DIR/$name-udp.rx") sx=$(cat "$T_DIR/$name.tx")
 	log "$name: sender $sx"
 	log "$name: receiver $rx"
 	R_SENT=$(sed -n 's/.* sent=\([0-9]*\).*/\1/p' <<<"$sx")
