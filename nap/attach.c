@@ -75,8 +75,8 @@ peek(void *ctx)
 {
 	struct lull_nap_thr *t = ctx;
 
-	for (unsigned int i = 0; i < t->n_wq; i++)
-		if (t->peek_fd[i] < 0 && rte_eth_rx_queue_count(t->wq[i].port, t->wq[i].queue) > 0)
+	for (unsigned int i = 0; i < t->n_cq; i++)
+		if (rte_eth_rx_queue_count(t->peek_cq[i].port, t->peek_cq[i].queue) > 0)
 			return 1;
 	return t->n_pfd != 0 && poll(t->peek_pfd, t->n_pfd, 0) > 0;
 }
@@ -148,6 +148,7 @@ static void
 thr_intr_queues(struct lull_nap_thr *t, const uint32_t *keys, unsigned int n)
 {
 	t->n_wq = 0;
+	t->n_cq = 0;
 	t->n_pfd = 0;
 	if (opts_locked()->wk.intr_after_ms == 0)
 		return;
@@ -157,14 +158,16 @@ thr_intr_queues(struct lull_nap_thr *t, const uint32_t *keys, unsigned int n)
 
 		if (fd == -2) {
 			t->n_wq = 0;
+			t->n_cq = 0;
 			t->n_pfd = 0;
 			return;
 		}
 		t->wq[i] = (struct lull_wait_queue){port, queue};
-		t->peek_fd[i] = fd;
 		t->n_wq = i + 1;
 		if (fd >= 0)
 			t->peek_pfd[t->n_pfd++] = (struct pollfd){.fd = fd, .events = POLLIN};
+		else
+			t->peek_cq[t->n_cq++] = t->wq[i];
 	}
 }
 

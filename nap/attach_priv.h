@@ -54,10 +54,13 @@ struct lull_nap_thr {
 	/** The sources loaded with, where they are all rx queues that interrupt and
 	 * that a look tells whether packets wait (peek): its interrupt waits. */
 	struct lull_wait_queue wq[LULL_NAP_ATTACH_MAX_QUEUES];
-	int peek_fd[LULL_NAP_ATTACH_MAX_QUEUES]; /**< readable while packets wait, or -1 */
 	unsigned int n_wq;
-	/** The peek_fds >= 0, looked at in one poll(): a syscall per wait, not one
-	 * per queue (a wait's recheck costs what a syscall costs, ~3x on a VM). */
+	/** Of them, those whose driver counts waiting packets (rx_queue_count). */
+	struct lull_wait_queue peek_cq[LULL_NAP_ATTACH_MAX_QUEUES];
+	unsigned int n_cq;
+	/** The others' fds (net_tap: readable while packets wait), looked at in
+	 * one poll(): a syscall per wait, not one per queue (a wait's recheck costs
+	 * what a syscall costs, ~3x on a VM). */
 	struct pollfd peek_pfd[LULL_NAP_ATTACH_MAX_QUEUES];
 	unsigned int n_pfd;
 	uint32_t round_rx; /**< packets this round */
