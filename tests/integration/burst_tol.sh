@@ -99,7 +99,7 @@ floor=2112
 # even polling (seen in CI: o 4,128, b 3,104 and b2 2,464 with b polling, its
 # wake p99 229 us over the ring's 69 us; under ASan p lost 7,776-31,584 in
 # three rounds and b, polling as well, 9,568-37,440: the same noise)
-p_max=$(tr ' ' '\n' <<<"$p_all" | grep . | sort -g | tail -n 1)
+p_max=$(sorted "$p_all" | tail -n 1)
 p_allow=$((p_max + floor))
 allow=$((o_lost / 4 > p_allow ? o_lost / 4 : p_allow))
 allow_b=$((o_lost / 2 > p_allow ? o_lost / 2 : p_allow))

@@ -21,9 +21,11 @@ die() {
 	exit 1
 }
 
-# median3 "A B C": the median of three numbers (integers or decimals) in a
-# space-separated list (alternated rounds judged on their medians)
-median3() { tr ' ' '\n' <<<"$1" | grep . | sort -g | sed -n 2p; }
+# sorted "A B C": the numbers (integers or decimals) of a space-separated list,
+# one a line, smallest first
+sorted() { tr ' ' '\n' <<<"$1" | grep . | sort -g; }
+# median3 "A B C": the median of three (alternated rounds judged on their medians)
+median3() { sorted "$1" | sed -n 2p; }
 
 # bg NAME CMD...: start CMD in the background, output to $T_DIR/NAME.log, input from
 # $BG_STDIN (default /dev/null); sets BG_PID.
