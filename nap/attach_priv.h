@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <poll.h>
 #include <pthread.h>
 
 #include "lull_nap_attach.h"
@@ -55,14 +54,10 @@ struct lull_nap_thr {
 	 * that a look tells whether packets wait (peek): its interrupt waits. */
 	struct lull_wait_queue wq[LULL_NAP_ATTACH_MAX_QUEUES];
 	unsigned int n_wq;
-	/** Of them, those whose driver counts waiting packets (rx_queue_count). */
+	/** Of them, those whose driver counts waiting packets (rx_queue_count);
+	 * the others' fds are readable while packets wait (net_tap: level). */
 	struct lull_wait_queue peek_cq[LULL_NAP_ATTACH_MAX_QUEUES];
 	unsigned int n_cq;
-	/** The others' fds (net_tap: readable while packets wait), looked at in
-	 * one poll(): a syscall per wait, not one per queue (a wait's recheck costs
-	 * what a syscall costs, ~3x on a VM). */
-	struct pollfd peek_pfd[LULL_NAP_ATTACH_MAX_QUEUES];
-	unsigned int n_pfd;
 	uint32_t round_rx; /**< packets this round */
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */

@@ -73,6 +73,12 @@ struct lull_nap_host {
 	/** Poll every queue once and process what came; @return packets received.
 	 * Called by an interrupt wait after arming (what came before is seen). */
 	uint32_t (*poll)(void *ctx);
+	/** poll only looks whether packets wait, and takes none (an engine attached
+	 * to a host's queues): the waiter then makes them visible to the host's
+	 * next poll only where poll saw some or an interrupt came, not after every
+	 * arming (net_tap: a kick costs the host a read per queue at its next
+	 * poll). */
+	bool peeks;
 	/** Send what the host's tx buffers hold: called before every wait. */
 	void (*flush)(void *ctx);
 	void *ctx;

@@ -103,8 +103,10 @@ bool
 lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 {
 	uint64_t now_ns = (uint64_t)((double)now_tsc * nap->ns_per_tsc);
-	struct lull_wait_req req = {
-		.mode = LULL_WAIT_TIMED, .recheck = nap->host.poll, .ctx = nap->host.ctx};
+	struct lull_wait_req req = {.mode = LULL_WAIT_TIMED,
+		.recheck = nap->host.poll,
+		.ctx = nap->host.ctx,
+		.recheck_peeks = nap->host.peeks};
 	/* Woken by an interrupt for nothing: a stale event (packets polled before
 	 * the wait) or a driver that shows the packet a moment later. Sleep once
 	 * rather than wait for an interrupt the packet may have spent already. */

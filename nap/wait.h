@@ -49,6 +49,11 @@
 struct lull_wait_queue {
 	uint16_t port;
 	uint16_t queue;
+	/** Its interrupt fd is readable exactly while packets wait (net_tap's):
+	 * watched level-triggered, so that an interrupt wait returns at once while
+	 * packets wait and needs no look of its own at that queue after arming.
+	 * DPDK's own registration is edge-triggered. */
+	bool level;
 };
 
 struct lull_waiter {
@@ -70,6 +75,9 @@ struct lull_waiter {
 	void (*kick[LULL_WAIT_MAX_KICKS])(int);
 	int kick_sig[LULL_WAIT_MAX_KICKS];
 	unsigned int n_kicks;
+	/** The level-triggered registrations (lull_wait_queue.level); fd -1: DPDK's. */
+	struct rte_epoll_event level_ev[LULL_NAP_MAX_QUEUES];
+	int level_fd[LULL_NAP_MAX_QUEUES];
 	int ctl_fd;                    /**< the control plane's eventfd, -1 = none */
 	struct rte_epoll_event ctl_ev; /**< its registration (DPDK keeps a pointer) */
 	uint64_t early_wakes;          /**< tpause/monitor returns before the deadline */
@@ -97,6 +105,7 @@ struct lull_wait_req {
 	uint64_t ns;                    /**< timed: how long */
 	uint32_t (*recheck)(void *ctx); /**< interrupt: poll the queues once after arming */
 	void *ctx;
+	bool recheck_peeks; /**< recheck takes nothing (lull_nap_host.peeks) */
 };
 
 /** Add p's slow wakes to every wait of w (all 0: nothing), drawn from seed. */

@@ -262,7 +262,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 	ret = lull_nap_load(&pmd->nap, &conf, wq, prm->n_rxqs, &bad);
 	/* read by the control plane once it sees the ack (release below) */
 	pmd->intr_error = ret;
-	pmd->intr_error_rxq = ret < 0 ? wq[bad] : (struct lull_wait_queue){0, 0};
+	pmd->intr_error_rxq = ret < 0 ? wq[bad] : (struct lull_wait_queue){.port = 0, .queue = 0};
 	atomic_store_explicit(&pmd->intr_on, lull_nap_intr_ok(&pmd->nap), memory_order_relaxed);
 	pmd->params = prm;
 	atomic_store_explicit(&pmd->ack, prm->gen, memory_order_release);

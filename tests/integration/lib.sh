@@ -26,6 +26,8 @@ die() {
 sorted() { tr ' ' '\n' <<<"$1" | grep . | sort -g; }
 # median3 "A B C": the median of three (alternated rounds judged on their medians)
 median3() { sorted "$1" | sed -n 2p; }
+# median_of "A B ...": the median of a list (the lower of the middle two)
+median_of() { sorted "$1" | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
 
 # bg NAME CMD...: start CMD in the background, output to $T_DIR/NAME.log, input from
 # $BG_STDIN (default /dev/null); sets BG_PID.
