@@ -21,17 +21,18 @@
 #
 #   ovs_run CFG RUN [memif|afp|tap]   prints "idle CPU" then "LOAD CPU P50 P99
 #                     LOST OFFERED" lines (afp and tap: prefixed afp- and tap-),
-#                     or one "x REASON" line
+#                     or one "x REASON" line; CFG floor: no OVS, the "idle"
+#                     line of a thread that only waits 9 ms at a time (WAIT_FLOOR)
 OVS_LOADS=${OVS_LOADS:-rate:1k rate:10k rate:100k burst:1000/100ms}
 OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
 # pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core
 pmd_pct() {
 	local a b
-	a=$(h_thread_ticks "$OVS_PID" "$1")
+	a=$(h_thread_cpu_ns "$OVS_PID" "$1")
 	sleep "$2"
-	b=$(h_thread_ticks "$OVS_PID" "$1")
-	echo "scale=1; ($b - $a) * 100 / ($2 * $(getconf CLK_TCK))" | bc
+	b=$(h_thread_cpu_ns "$OVS_PID" "$1")
+	echo "scale=2; ($b - $a) * 100 / ($2 * 1000000000)" | bc
 }
 
 # ovs_afp_links: namespace NS_G holding one end of two veth pairs, whose other
@@ -143,6 +144,10 @@ ovs_run() {
 	afp) a="net_af_packet0,iface=${H_ID}af" b="net_af_packet1,iface=${H_ID}bf" pfx=afp- ;;
 	*) a=$(h_memif 0 server "a$run") b=$(h_memif 1 server "b$run") ;;
 	esac
+	if [ "$cfg" = floor ]; then
+		echo "${pfx}idle $(taskset -c 1 "$WAIT_FLOOR" 9 "$SECS" | cut -d' ' -f1)"
+		return
+	fi
 	# matchX: the budget at the first load, for the idle PMD too
 	if [ "${cfg#match}" != "$cfg" ]; then
 		budget=$(ovs_match "$cfg" "$pfx${OVS_LOADS%% *}")
@@ -201,7 +206,7 @@ med = {k: [statistics.median(c) for c in zip(*v)] for k, v in vals.items()}
 def rng(k, i):
     c = [v[i] for v in vals[k]]
     return f"{min(c):g}-{max(c):g}"
-cfgs = ("lull", "match250", "match50", "ovs250", "ovs50", "ovs0")
+cfgs = ("lull", "match250", "match50", "ovs250", "ovs50", "ovs0", "floor")
 print(f"{'load':<24} {'config':<8} {'CPU %':>16} {'p50 us':>8} {'p99 us':>18} {'lost':>14}")
 for load in loads:
     for cfg in cfgs:

@@ -112,7 +112,7 @@ m_start_fwd() {
 m_stop_fwd() { h_stop "$M_FWD_PID" 10 || true; }
 
 m_worker_tid() { h_worker_tid "$M_FWD_PID"; }
-m_ticks() { h_thread_ticks "$M_FWD_PID" "$1"; }
+m_cpu_ns() { h_thread_cpu_ns "$M_FWD_PID" "$1"; }
 m_idle_us() { # time in idle states other than POLL on CPU M_CPU, us; empty without cpuidle
 	local s t=0 n=0
 	for s in /sys/devices/system/cpu/cpu$M_CPU/cpuidle/state*; do
@@ -206,20 +206,20 @@ m_run_load() {
 	fi
 	tid=$(m_worker_tid)
 	[ "$M_FWD_KIND" = lull ] && "$LULLCTL" -f "$M_FWD_PREFIX" pmd-stats-clear >/dev/null
-	t0=$(date +%s%N) k0=$(m_ticks "$tid") i0=$(m_idle_us) e0=$(m_energy_uj) f0=$(m_khz)
+	t0=$(date +%s%N) k0=$(m_cpu_ns "$tid") i0=$(m_idle_us) e0=$(m_energy_uj) f0=$(m_khz)
 	sleep "$(echo "$secs - 1" | bc)"
-	t1=$(date +%s%N) k1=$(m_ticks "$tid") i1=$(m_idle_us) e1=$(m_energy_uj) f1=$(m_khz)
+	t1=$(date +%s%N) k1=$(m_cpu_ns "$tid") i1=$(m_idle_us) e1=$(m_energy_uj) f1=$(m_khz)
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
 	wait "$gpid" || { echo "the load generator failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
 	[ "$M_DEV" != tap ] || m_udp_json "$prof" "$secs" >"$M_DIR/g.json"
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
-		"$(getconf CLK_TCK)" "${i0:-}" "${i1:-}" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" "${f0:-}" "${f1:-}" <<'PY'
+		"${i0:-}" "${i1:-}" "${e0:-}" "${e1:-}" "$perf" "$M_DEV" "${f0:-}" "${f1:-}" <<'PY'
 import json, sys
-g, out, step, cfg, load, dt_ns, dticks, hz, i0, i1, e0, e1, perf, dev, f0, f1 = sys.argv[1:]
+g, out, step, cfg, load, dt_ns, cpu_ns, i0, i1, e0, e1, perf, dev, f0, f1 = sys.argv[1:]
 p = json.load(open(g))["phases"][0]
 l = p["lat_us"]
 dt = int(dt_ns) / 1e9
-cpu = int(dticks) / int(hz) / dt * 100
+cpu = int(cpu_ns) / 1e9 / dt * 100
 # a figure the machine cannot give is n/a, never 0: no cpuidle, no RAPL
 idle = f"{(int(i1) - int(i0)) / 1e6 / dt * 100:.1f}" if i0 and i1 else "n/a"
 watts = f"{(int(e1) - int(e0)) / 1e6 / dt:.2f}" if e0 and e1 else "n/a"

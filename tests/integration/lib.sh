@@ -146,15 +146,14 @@ testpmd_total() {
 
 # pmd_cpu_pct PID SECONDS [THREAD]: % of one CPU the PMD thread (lcore worker,
 # or the thread named THREAD, e.g. rte-worker-2) of PID used over SECONDS
-# (utime + stime from /proc/PID/task/TID/stat), to a tenth of a % (one clock
-# tick over 3 s is 0.3 %: compare with fcmp and a margin).
+# (h_thread_cpu_ns: schedstat's ns), to a tenth of a % (compare with fcmp).
 pmd_cpu_pct() {
 	local pid=$1 secs=$2 name=${3:-*worker*} tid a b
 	tid=$(h_thread_tid "$pid" "$name") || die "no thread $name in process $pid"
-	a=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
+	a=$(h_thread_cpu_ns "$pid" "$tid")
 	sleep "$secs"
-	b=$(awk '{print $14 + $15}' "/proc/$pid/task/$tid/stat")
-	awk -v d=$((b - a)) -v s="$secs" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f\n", d * 100 / (s * hz)}'
+	b=$(h_thread_cpu_ns "$pid" "$tid")
+	awk -v d=$((b - a)) -v s="$secs" 'BEGIN {printf "%.1f\n", d * 100 / (s * 1e9)}'
 }
 
 # fcmp 'EXPR' NAME=VALUE...: true when the awk expression over the named
