@@ -42,6 +42,9 @@ struct lull_nap_thr_shown {
 	bool line_assumed;  /**< a line without a speed taken as 10 GbE */
 };
 
+/** Saturated rounds (every poll full) at most between two reads of the clock. */
+#define LULL_NAP_ATTACH_UNREAD_ROUNDS 31
+
 /** One polling thread's engine and its round. */
 struct lull_nap_thr {
 	struct lull_nap nap;
@@ -59,6 +62,7 @@ struct lull_nap_thr {
 	struct lull_wait_queue peek_cq[LULL_NAP_ATTACH_MAX_QUEUES];
 	unsigned int n_cq;
 	uint32_t round_rx; /**< packets this round */
+	uint32_t unread;   /**< saturated rounds since the clock was last read */
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */
 	uint64_t tid;

@@ -206,6 +206,21 @@ lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	}
 }
 
+/**
+ * Iterations whose time was not read one by one, all busy (every poll a full
+ * burst: the host attached to reads its clock every few of them), ending at
+ * now_tsc: counted, and their cycles charged to busy. Not a stall: a span of
+ * several rounds is not one round of polling as long as a late wake.
+ */
+static inline void
+lull_nap_account_span(struct lull_nap *nap, uint32_t iters, uint64_t now_tsc)
+{
+	lull_counter_add(&nap->stats[LULL_PMD_ITERATIONS], iters);
+	lull_counter_add(&nap->stats[LULL_PMD_BUSY_ITERATIONS], iters);
+	lull_counter_add(&nap->stats[LULL_PMD_BUSY_TSC], now_tsc - nap->prev_tsc);
+	nap->prev_tsc = now_tsc;
+}
+
 /** lull_nap_idle()'s work when the policy is on. */
 bool lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc);
 
