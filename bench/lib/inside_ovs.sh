@@ -28,11 +28,7 @@ OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
 # pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core
 pmd_pct() {
-	local a b
-	a=$(h_thread_cpu_ns "$OVS_PID" "$1")
-	sleep "$2"
-	b=$(h_thread_cpu_ns "$OVS_PID" "$1")
-	echo "scale=2; ($b - $a) * 100 / ($2 * 1000000000)" | bc
+	h_thread_pct "$OVS_PID" "$1" "$2" 2
 }
 
 # ovs_afp_links: namespace NS_G holding one end of two veth pairs, whose other

@@ -10,7 +10,7 @@
 # end is in a namespace; lull-udp sends in one and receives in the other on
 # packet sockets, with kernel timestamps: lull-gen on af_packet in front of the
 # taps was slower than the forwarder). Over the middle of each load:
-#  - the forwarding thread's CPU time (/proc/PID/task/TID/stat, utime + stime);
+#  - the forwarding thread's CPU time (h_thread_cpu_ns: schedstat, in ns);
 #  - CPU 1's idle-state residency (cpuidle: time in every state but POLL);
 #  - package energy from RAPL (powercap) where the machine has it, else "n/a";
 #  - lull only: sleeps/s and average oversleep (lullctl pmd-perf-show --json).

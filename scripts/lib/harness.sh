@@ -17,9 +17,12 @@
 #   h_two_namespaces [MTU]      two netns joined through veth ends left here
 #   h_hugepages N               reserve N 2-MB hugepages for the DPDK processes started
 #                               after it (root); returned at exit. 1 if not possible
-#   h_thread_tid PID PATTERN    the first thread of PID whose name matches
+#   h_thread_tids PID PATTERN   every thread of PID whose name matches, one a line
+#   h_thread_tid PID PATTERN    the first of them
 #   h_worker_tid PID            the DPDK worker (PMD) thread of PID
 #   h_thread_cpu_ns PID TID     its CPU time in ns (schedstat; else utime + stime)
+#   h_threads_cpu_ns PID PATTERN  the sum over the threads that match, 0 if none
+#   h_thread_pct PID TID SECS DECIMALS  its CPU over the next SECS, % of a core
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
 #   h_udp_recv NAME COUNT IDLE_MS TIMEOUT_S   lull-udp's receiver in NS_B, once ready; H_PID
 #   h_udp_send PROFILE          lull-udp's sender in NS_A; prints its result line
@@ -129,17 +132,24 @@ h_memif() {
 	echo "net_memif$1,role=$2,socket=$H_DIR/$3.sock,socket-abstract=no${4:+,$4}"
 }
 
-# h_thread_tid PID PATTERN: the first thread of PID whose name matches the shell
-# PATTERN; fails if none. A thread that exits meanwhile (DPDK's telemetry runs a
-# thread per client connection) is skipped, not an error.
-h_thread_tid() {
-	local t c
+# h_thread_tids PID PATTERN: every thread of PID whose name matches the shell
+# PATTERN, one a line; fails if none. A thread that exits meanwhile (DPDK's
+# telemetry runs a thread per client connection) is skipped, not an error.
+h_thread_tids() {
+	local t c found=1
 	for t in /proc/"$1"/task/*; do
 		c=$(cat "$t/comm" 2>/dev/null) || continue
 		# shellcheck disable=SC2254 # a pattern
-		case $c in $2) echo "${t##*/}" && return 0 ;; esac
+		case $c in $2) echo "${t##*/}" && found=0 ;; esac
 	done
-	return 1
+	return $found
+}
+
+# h_thread_tid PID PATTERN: the first of them
+h_thread_tid() {
+	local tids
+	tids=$(h_thread_tids "$1" "$2") || return 1
+	echo "${tids%%$'\n'*}"
 }
 
 h_worker_tid() {
@@ -149,14 +159,37 @@ h_worker_tid() {
 # h_thread_cpu_ns PID TID: the thread's CPU time in ns. From schedstat (ns): utime +
 # stime come in clock ticks, 10 ms, and over 3 s that is 0.33 % of a core - as
 # much as an idle PMD's whole CPU. Without schedstat (CONFIG_SCHED_INFO), ticks.
+# Fails, printing nothing, when the thread is gone.
 h_thread_cpu_ns() {
 	local ns
 	if read -r ns _ <"/proc/$1/task/$2/schedstat" 2>/dev/null; then
 		echo "$ns"
-	else
+	elif [ -r "/proc/$1/task/$2/stat" ]; then
 		awk -v hz="$(getconf CLK_TCK)" '{printf "%.0f\n", ($14 + $15) * 1e9 / hz}' \
 			"/proc/$1/task/$2/stat"
+	else
+		return 1
 	fi
+}
+
+# h_threads_cpu_ns PID PATTERN: the CPU time in ns of every thread of PID whose
+# name matches, summed (a thread gone meanwhile counts 0; none at all: 0)
+h_threads_cpu_ns() {
+	local t ns s=0
+	for t in $(h_thread_tids "$1" "$2"); do
+		ns=$(h_thread_cpu_ns "$1" "$t") && s=$((s + ns))
+	done
+	echo "$s"
+}
+
+# h_thread_pct PID TID SECS DECIMALS: the thread's CPU over the next SECS
+# (decimals allowed), as a % of one core, to DECIMALS places
+h_thread_pct() {
+	local a b
+	a=$(h_thread_cpu_ns "$1" "$2") || return 1
+	sleep "$3"
+	b=$(h_thread_cpu_ns "$1" "$2") || return 1
+	awk -v d=$((b - a)) -v s="$3" -v p="$4" 'BEGIN {printf "%.*f\n", p, d * 100 / (s * 1e9)}'
 }
 
 h_opackets() {

@@ -23,11 +23,21 @@ die() {
 
 # sorted "A B C": the numbers (integers or decimals) of a space-separated list,
 # one a line, smallest first
-sorted() { tr ' ' '\n' <<<"$1" | grep . | sort -g; }
+sorted() { tr ' ' '\n' <<<"$1" | { grep . || true; } | sort -g; }
 # median3 "A B C": the median of three (alternated rounds judged on their medians)
-median3() { sorted "$1" | sed -n 2p; }
+median3() {
+	local m
+	m=$(sorted "$1" | sed -n 2p)
+	[ -n "$m" ] || die "median3: fewer than three values in '$1'"
+	echo "$m"
+}
 # median_of "A B ...": the median of a list (the lower of the middle two)
-median_of() { sorted "$1" | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}'; }
+median_of() {
+	local m
+	m=$(sorted "$1" | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]}')
+	[ -n "$m" ] || die "median_of: no values"
+	echo "$m"
+}
 
 # bg NAME CMD...: start CMD in the background, output to $T_DIR/NAME.log, input from
 # $BG_STDIN (default /dev/null); sets BG_PID.
@@ -148,12 +158,9 @@ testpmd_total() {
 # or the thread named THREAD, e.g. rte-worker-2) of PID used over SECONDS
 # (h_thread_cpu_ns: schedstat's ns), to a tenth of a % (compare with fcmp).
 pmd_cpu_pct() {
-	local pid=$1 secs=$2 name=${3:-*worker*} tid a b
+	local pid=$1 secs=$2 name=${3:-*worker*} tid
 	tid=$(h_thread_tid "$pid" "$name") || die "no thread $name in process $pid"
-	a=$(h_thread_cpu_ns "$pid" "$tid")
-	sleep "$secs"
-	b=$(h_thread_cpu_ns "$pid" "$tid")
-	awk -v d=$((b - a)) -v s="$secs" 'BEGIN {printf "%.1f\n", d * 100 / (s * 1e9)}'
+	h_thread_pct "$pid" "$tid" "$secs" 1 || die "thread $name of process $pid exited"
 }
 
 # fcmp 'EXPR' NAME=VALUE...: true when the awk expression over the named

@@ -78,8 +78,8 @@ grep -q "lull: inside ovs-vswitchd.*bounded at 9000 us" "$T_DIR/lull.log" ||
 ovs_bridge "$(h_memif 0 server a)" "$(h_memif 1 server b)" || die "bridge with lull"
 sleep 1
 declare -a idle=()
-for t in /proc/"$OVS_PID"/task/*; do
-	case "$(cat "$t/comm")" in pmd*) idle+=("$(cat "$t/comm")") ;; esac
+for t in $(h_thread_tids "$OVS_PID" "pmd*"); do
+	idle+=("$(cat "/proc/$OVS_PID/task/$t/comm")")
 done
 [ "${#idle[@]}" -eq 2 ] || die "want two PMD threads, have: ${idle[*]}"
 for name in "${idle[@]}"; do

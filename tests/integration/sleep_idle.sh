@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An idle lull (two memif ports, no traffic) with a sleep policy uses clearly
 # less CPU than busy polling, and its sleep statistics count the sleeps.
-# CPU is the PMD thread's own (utime + stime from /proc/PID/task/TID/stat),
+# CPU is the PMD thread's own (pmd_cpu_pct: schedstat's ns),
 # compared within one run: rate and ovs must each use under half of off's.
 . "$(dirname "$0")/lib.sh"
 
