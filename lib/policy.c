@@ -84,11 +84,11 @@ decide_ovs(struct lull_policy *pol, bool busy)
 /* Busy when the last W iterations together brought at least the threshold:
  * a sum, so the order of queues within an iteration does not matter. */
 static uint64_t
-decide_window(struct lull_policy *pol, uint32_t n)
+decide_window(struct lull_policy *pol, uint64_t n)
 {
 	pol->win_sum -= pol->win_pkts[pol->win_pos];
-	pol->win_pkts[pol->win_pos] = n;
-	pol->win_sum += n;
+	pol->win_pkts[pol->win_pos] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	pol->win_sum += pol->win_pkts[pol->win_pos];
 	pol->win_pos = (pol->win_pos + 1) % pol->p.window;
 	return decide_ovs(pol, pol->win_sum >= pol->p.busy_threshold);
 }
@@ -96,7 +96,7 @@ decide_window(struct lull_policy *pol, uint32_t n)
 uint64_t
 lull_policy_decide(struct lull_policy *pol, uint64_t now_ns)
 {
-	uint32_t n = pol->iter_pkts;
+	uint64_t n = pol->iter_pkts;
 	bool busy = pol->iter_busy, full = pol->iter_full;
 	uint64_t s;
 

@@ -77,7 +77,8 @@ enum lull_policy_mode {
 struct lull_policy {
 	struct lull_policy_params p;
 	uint64_t sleep_ns;  /**< ovs, window: current ramp */
-	uint32_t iter_pkts; /**< packets this iteration */
+	uint64_t iter_pkts; /**< packets this iteration (a host attached to decides after
+			     *   saturated seconds: more than 32 bits) */
 	bool iter_busy;     /**< a burst reached the busy threshold this iteration */
 	bool iter_full;     /**< a burst was full this iteration: the ring may hold more */
 	/* window */

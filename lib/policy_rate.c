@@ -28,7 +28,7 @@
 #define IDLE_EXPECT 0.01
 
 static void
-rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
 	uint64_t elapsed;
 
@@ -77,7 +77,7 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
  * 0; after rate_update(). Read only where the PMD may sleep, not per busy
  * iteration. */
 static double
-spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint64_t n)
 {
 	return n > 0 && now_ns > pol->spell_start_ns
 		       ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
@@ -99,7 +99,7 @@ linger_score(struct lull_policy *pol, bool hit)
  * that rarely hit (one-way traffic, paced streams) stop, but for a probe. Denser
  * traffic is better served by sleeping for a batch. */
 static bool
-linger(struct lull_policy *pol, uint64_t now_ns, uint32_t n)
+linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n)
 {
 	if (pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0) {
 		pol->lingering = false;
@@ -371,7 +371,7 @@ tail_fits(const struct lull_policy *pol, uint64_t s_ns)
  * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
  */
 static uint64_t
-decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
 	uint64_t late_ns, ring_ns = UINT64_MAX, want = 0, floor_ns;
 	double spell_ppns;
@@ -424,7 +424,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, boo
 }
 
 uint64_t
-lull_policy_decide_rate(struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full)
+lull_policy_decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
 	uint64_t s = decide_rate(pol, now_ns, n, busy, full);
 

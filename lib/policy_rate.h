@@ -24,6 +24,6 @@ min_u64(uint64_t a, uint64_t b)
 /** rate's decision for an iteration of n packets (busy, full: its bursts):
  * the sleep in ns, 0 to poll; sets pol->mode. */
 uint64_t lull_policy_decide_rate(
-	struct lull_policy *pol, uint64_t now_ns, uint32_t n, bool busy, bool full);
+	struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full);
 
 #endif /* LULL_POLICY_RATE_H */

@@ -70,6 +70,25 @@ test_ovs_ramp_and_reset(void **state)
 	assert_int_equal(iterate(&pol, (uint32_t[]){0, 0}, 2, 0), 250000);
 }
 
+/* A host attached to decides only after an empty round: after saturated
+ * seconds, more packets than 32 bits hold (2^33 here). */
+static void
+test_rate_counts_past_32_bits(void **state)
+{
+	const uint64_t pkts = UINT64_C(1) << 33;
+
+	(void)state;
+	init(&pol, LULL_POLICY_RATE);
+	lull_policy_decide(&pol, 0);
+	for (uint64_t i = 0; i < pkts / 64; i++)
+		lull_policy_observe(&pol, 64);
+	assert_true(lull_policy_busy(&pol));
+	assert_int_equal(lull_policy_decide(&pol, 60000000000ull), 0); /* busy: polls */
+	assert_true(pol.spell_pkts == pkts);
+	/* the first period's rate: half of 2^33 over 60 s (from 0) */
+	assert_true(fabs(pol.rate_ppns - (double)pkts / 60e9 / 2) < 1e-6);
+}
+
 static void
 test_window_order_independent(void **state)
 {
@@ -514,6 +533,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ovs_ramp_and_reset),
+		cmocka_unit_test(test_rate_counts_past_32_bits),
 		cmocka_unit_test(test_window_order_independent),
 		cmocka_unit_test(test_window_steady_light_rate),
 		cmocka_unit_test(test_rate_bounds_on_burst_trace),
