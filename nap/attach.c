@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 
 #include "attach_priv.h"
@@ -46,9 +47,11 @@ unsigned int lull_nap_n_thrs;
 uint64_t lull_nap_attach_gen = 1; /**< bumped when what a thread loads changes */
 /* initial-exec: the library is loaded at start (LD_PRELOAD, or linked), so its
  * TLS is static and reading it is one load; the default model of a shared
- * object calls __tls_get_addr on every read, 7 % of testpmd's forwarding lcore
+ * object calls __tls_get_addr on every read: 3 % of testpmd's forwarding lcore
  * on null ports. */
 static __thread struct lull_nap_thr *self __attribute__((tls_model("initial-exec")));
+/* this thread could have no engine: it polls without lull, and tries no more */
+static __thread bool no_engine __attribute__((tls_model("initial-exec")));
 
 static void
 no_flush(void *ctx)
@@ -135,6 +138,7 @@ thr_new(void)
 	if (i == LULL_NAP_ATTACH_MAX_THREADS) {
 		pthread_mutex_unlock(&attach_lock);
 		free(t);
+		errno = ENOSPC;
 		return NULL;
 	}
 	lull_nap_init(&t->nap, &host);
@@ -386,14 +390,27 @@ round_over(
 
 /* This thread's first poll of a source lull sees: its engine, and the poll
  * joins its first round. Without one (past the thread table, or out of
- * memory) this thread polls. @return n. */
+ * memory) this thread polls, says so once, and tries no more. @return n. */
 static __attribute__((noinline, cold)) uint16_t
 first_poll(struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
 {
-	struct lull_nap_thr *t = self = thr_new();
+	struct lull_nap_thr *t;
 
-	if (t == NULL)
+	if (no_engine)
 		return n;
+	t = self = thr_new();
+	if (t == NULL) {
+		no_engine = true;
+		if (errno == ENOSPC)
+			fprintf(stderr,
+				"lull: thread %d polls without lull: more than %d threads poll "
+				"what lull is attached to\n",
+				rte_sys_gettid(), LULL_NAP_ATTACH_MAX_THREADS);
+		else
+			fprintf(stderr, "lull: thread %d polls without lull: out of memory\n",
+				rte_sys_gettid());
+		return n;
+	}
 	thr_load(t, max_pkts, NULL, 0);
 	return joined(t, q, key, n, max_pkts);
 }

@@ -38,7 +38,8 @@
 
 /** Rx queues per port lull attaches to. */
 #define LULL_NAP_ATTACH_MAX_QUEUES 64
-/** Polling threads with an engine (a thread past them polls as before). */
+/** Polling threads with an engine (a thread past them polls as before, and
+ * says so once on stderr). */
 #define LULL_NAP_ATTACH_MAX_THREADS 128
 
 /**
