@@ -33,7 +33,7 @@ int
 main(int argc, char **argv)
 {
 	static pthread_t tids[N_THREADS];
-	unsigned int engines = 0, without = 0, made = 0;
+	unsigned int engines = 0, without = 0;
 	char err[256];
 
 	if (rte_eal_init(argc, argv) < 0) {
@@ -51,9 +51,8 @@ main(int argc, char **argv)
 			fprintf(stderr, "threads: cannot make thread %" PRIuPTR "\n", i);
 			return 1;
 		}
-		made++;
 	}
-	for (unsigned int i = 0; i < made; i++) {
+	for (unsigned int i = 0; i < N_THREADS; i++) {
 		void *polls;
 
 		pthread_join(tids[i], &polls);
