@@ -66,7 +66,17 @@ m_memif() { h_memif "$@" "${RSIZE:+rsize=$RSIZE}"; }
 
 # m_start_fwd RUN CONFIG: CONFIG = off | rate | POLICY:MAX (ovs:250, rate:50:
 # maximum sleep and latency budget MAX us) | testpmd. Sets M_FWD_PID, M_FWD_PREFIX.
+# On memif each load gets a forwarder of its own (m_run_load starts it again
+# with CONFIG as RUNlSTEP): DPDK 22.11's net_memif can crash a process that
+# polls a port whose peer leaves, so the forwarder stops first, while
+# lull-gen (--linger-ms) keeps its ports open, and lull-gen leaves after it.
 m_start_fwd() {
+	M_FWD_BASE=$1 M_FWD_CFG=$2
+	m_fwd_up "$1" "$2"
+}
+
+# m_fwd_up RUN CONFIG: start the forwarder (m_start_fwd)
+m_fwd_up() {
 	local run=$1 cfg=$2 args=()
 	M_FWD_PREFIX="$H_ID-f$run"
 	M_FWD_KIND=lull
@@ -107,9 +117,12 @@ m_start_fwd() {
 	return 1
 }
 
-# The forwarder goes first, while lull-gen is not connected: DPDK 22.11's
-# net_memif can crash a process that polls a port whose peer leaves.
-m_stop_fwd() { h_stop "$M_FWD_PID" 10 || true; }
+# The forwarder goes first, while lull-gen is not connected or lingers: DPDK
+# 22.11's net_memif can crash a process that polls a port whose peer leaves.
+m_stop_fwd() {
+	[ -z "${M_FWD_PID:-}" ] || h_stop "$M_FWD_PID" 10 || true
+	M_FWD_PID=""
+}
 
 m_worker_tid() { h_worker_tid "$M_FWD_PID"; }
 m_cpu_ns() { h_thread_cpu_ns "$M_FWD_PID" "$1"; }
@@ -187,18 +200,24 @@ PY
 }
 
 # m_run_load STEP CONFIG LOAD SECS: one cell; appends a row to results.csv and the
-# CDF to cdf/STEP-CONFIG.txt; prints a one-line summary.
+# CDF to cdf/STEP-CONFIG.txt; prints a one-line summary. M_ON_START names a
+# command run once the forwarder is up, before the load (bench/frontier: lullctl
+# sets the matched budget). On memif the forwarder stops at the end (m_start_fwd).
 m_run_load() {
 	local step=$1 cfg=$2 load=$3 secs=$4 prof tid t0 t1 k0 k1 i0 i1 e0 e1 f0 f1 perf="" gpid
 	prof="$load:${secs}s"
 	[ "$load" = idle ] && prof="idle:${secs}s"
+	# on memif the previous load's forwarder stopped before its lull-gen left
+	[ -n "${M_FWD_PID:-}" ] || m_fwd_up "${M_FWD_BASE}l$step" "$M_FWD_CFG" || return 1
+	${M_ON_START:+"$M_ON_START"} || return 1
 	if [ "$M_DEV" = tap ]; then
 		m_udp_start "$prof" "$secs"
 		gpid=$H_PID
 	else
 		m_gen_vdevs "$M_RUN"
 		h_dpdk "g$M_RUN" "$LULL_GEN" -l 0 -m 256 "${M_VDEVS[@]}" \
-			-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json"
+			-- --profile "$prof" --progress-ms 0 --drain-ms 300 --json "$M_DIR/g.json" \
+			--linger-ms 20000
 		gpid=$H_PID
 		# lull-gen prints its run line once its ports are up
 		for _ in $(seq 200); do grep -qs "^lull-gen: run" "$M_DIR/g$M_RUN.log" && break; sleep 0.05; done
@@ -210,6 +229,16 @@ m_run_load() {
 	sleep "$(echo "$secs - 1" | bc)"
 	t1=$(date +%s%N) k1=$(m_cpu_ns "$tid") i1=$(m_idle_us) e1=$(m_energy_uj) f1=$(m_khz)
 	[ "$M_FWD_KIND" = lull ] && perf=$("$LULLCTL" -f "$M_FWD_PREFIX" --json pmd-perf-show)
+	if [ "$M_DEV" = memif ]; then
+		# lull-gen has reported and lingers: the forwarder stops, then lull-gen
+		# leaves, seeing its links down
+		for _ in $(seq $((secs * 20 + 100))); do
+			grep -qs "lingering until the peer stops" "$M_DIR/g$M_RUN.log" && break
+			kill -0 "$gpid" 2>/dev/null || break
+			sleep 0.05
+		done
+		m_stop_fwd
+	fi
 	wait "$gpid" || { echo "the load generator failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }
 	[ "$M_DEV" != tap ] || m_udp_json "$prof" "$secs" >"$M_DIR/g.json"
 	python3 - "$M_DIR/g.json" "$OUT" "$step" "$cfg" "$load" "$((t1 - t0))" "$((k1 - k0))" \
