@@ -469,6 +469,42 @@ test_burst_tolerance_holds_on_traces(void **state)
 	}
 }
 
+/* What pmd-sleep-show and the log say when p99 is out of reach: the wake a
+ * budget needs at p99 when that is why; the rarer stalls when that wake fits. */
+static void
+test_kept_text_says_why(void **state)
+{
+	struct lull_kept_view v = {
+		.budget_ns = 250000,
+		.kept_pct = 95,
+		.late_p50_ns = 40000,
+		.late_p99_ns = 300000,
+		.kept_late_ns = 120000,
+		.wait_cpu_ns = 20000,
+	};
+	char line[320];
+
+	(void)state;
+	lull_policy_kept_text(line, sizeof(line), &v);
+	assert_non_null(strstr(line, "budget 250 us: p99 out of reach here (needs 320 us"));
+	assert_non_null(strstr(line, "keeping p95 (120.0 us late)"));
+	v.budget_ns = 4000000; /* the p99 wake fits: the tail is why */
+	lull_policy_kept_text(line, sizeof(line), &v);
+	assert_null(strstr(line, "needs"));
+	assert_non_null(
+		strstr(line, "budget 4000 us: p99 out of reach here (a wake 300.0 us late"));
+	assert_non_null(strstr(line, "rarer stalls past the budget"));
+	assert_non_null(strstr(line, "keeping p95"));
+	v.kept_pct = 0;
+	v.strict = true;
+	lull_policy_kept_text(line, sizeof(line), &v);
+	assert_non_null(strstr(line, "rarer stalls past the budget"));
+	assert_non_null(strstr(line, "busy-polling while traffic flows"));
+	v.kept_pct = 99;
+	lull_policy_kept_text(line, sizeof(line), &v);
+	assert_string_equal(line, "budget 4000 us: kept at p99");
+}
+
 static void
 test_policy_names_and_checks(void **state)
 {
@@ -543,6 +579,7 @@ main(void)
 		cmocka_unit_test(test_random_traces_in_range),
 		cmocka_unit_test(test_burst_tolerance_cap),
 		cmocka_unit_test(test_burst_tolerance_holds_on_traces),
+		cmocka_unit_test(test_kept_text_says_why),
 		cmocka_unit_test(test_policy_names_and_checks),
 		cmocka_unit_test(test_sleeplist),
 	};
