@@ -26,6 +26,8 @@
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
 #   h_udp_recv NAME COUNT IDLE_MS TIMEOUT_S   lull-udp's receiver in NS_B, once ready; H_PID
 #   h_udp_send PROFILE          lull-udp's sender in NS_A; prints its result line
+#   h_machine_notes             one line per fact of this machine that moves what
+#                               the benches measure (DAMON reclaim running)
 # LULL, LULL_GEN, LULLCTL, LULL_UDP, TESTPMD name the binaries (defaults: build/).
 
 H_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -304,4 +306,18 @@ h_udp_recv() {
 # syntax (rate:100k:5s); prints its result line (sent=, offered=, elapsed_ms=).
 h_udp_send() {
 	ip netns exec "$NS_A" "$LULL_UDP" send --dev "$VA0" --profile "$1"
+}
+
+# h_machine_notes: what on this machine moves a sleeping PMD's latency tail.
+# DAMON (kdamond threads: proactive reclaim, as a VM's host may run) samples
+# memory every few hundred ms; on the VM lull is developed on, a PMD whose CPU
+# idles meets stalls of up to ~10 ms after those passes and a busy PMD does
+# not: OVS 250's one-way p99 at 1 kpps was 0.9-5 ms with it, 0.34-0.54 ms
+# with it paused (docs/benchmarks.md).
+h_machine_notes() {
+	local n
+	n=$(pgrep -c '^kdamond' 2>/dev/null) || n=0
+	[ "$n" -eq 0 ] ||
+		echo "machine: DAMON runs ($n kdamond thread(s)): the p99 of every sleeping configuration includes the stalls its passes cause here (docs/benchmarks.md)"
+	return 0
 }
