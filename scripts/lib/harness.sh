@@ -312,7 +312,7 @@ h_udp_send() {
 # DAMON (kdamond threads: proactive reclaim, as a VM's host may run) samples
 # memory every few hundred ms; on the VM lull is developed on, a PMD whose CPU
 # idles meets stalls of up to ~10 ms after those passes and a busy PMD does
-# not: OVS 250's one-way p99 at 1 kpps was 0.9-5 ms with it, 0.34-0.54 ms
+# not: OVS 250's one-way p99 at 1 kpps was 0.6-3.9 ms with it, 0.34-0.54 ms
 # with it paused (docs/benchmarks.md).
 h_machine_notes() {
 	local n
