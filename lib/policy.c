@@ -199,39 +199,35 @@ lull_policy_kept_text(char *buf, size_t len, const struct lull_kept_view *v)
 	double p99_us = (double)v->late_p99_ns / 1e3, p50_us = (double)v->late_p50_ns / 1e3;
 	double cpu_us = (double)v->wait_cpu_ns / 1e3;
 	uint64_t budget_us = v->budget_ns / 1000;
+	char why[160];
 
 	if (v->kept_pct >= 99)
 		return snprintf(buf, len, "budget %" PRIu64 " us: kept at p99", budget_us);
-	/* the p99 wake fits: the rarer wakes beyond it are why (a host's stalls of
-	 * milliseconds: what they delay is their length, over 1 % of the time) */
-	if (v->kept_pct > 0 && (double)budget_us > p99_us + cpu_us)
+	if (v->kept_pct == 0 && !v->strict)
 		return snprintf(buf, len,
-			"budget %" PRIu64 " us: p99 out of reach here (a wake %.1f us late at p99 "
-			"fits, but rarer stalls past the budget delay over 1 %% of packets); "
-			"keeping p%u (%.1f us late), misses counted",
-			budget_us, p99_us, v->kept_pct, (double)v->kept_late_ns / 1e3);
-	if (v->strict && (double)budget_us > p99_us + cpu_us)
-		return snprintf(buf, len,
-			"budget %" PRIu64 " us: p99 out of reach here (a wake %.1f us late at p99 "
-			"fits, but rarer stalls past the budget delay over 1 %% of packets); "
-			"busy-polling while traffic flows (--strict-budget on)",
-			budget_us, p99_us);
+			"budget %" PRIu64 " us: out of reach here even at p50 (needs %.0f us: a "
+			"wake %.1f us late at p50, %.1f us of CPU a wait); sleeping the budget, "
+			"misses counted (--strict-budget on busy-polls instead)",
+			budget_us, p50_us + cpu_us, p50_us, cpu_us);
+	/* where the p99 wake fits, the rarer wakes beyond it are why (a host's
+	 * stalls of milliseconds: what they delay is their length, over 1 % of
+	 * the time) */
+	if ((double)budget_us > p99_us + cpu_us)
+		snprintf(why, sizeof(why),
+			"a wake %.1f us late at p99 fits, but rarer stalls past the budget delay "
+			"over 1 %% of packets",
+			p99_us);
+	else
+		snprintf(why, sizeof(why),
+			"needs %.0f us: a wake %.1f us late at p99, %.1f us of CPU a wait",
+			p99_us + cpu_us, p99_us, cpu_us);
 	if (v->kept_pct > 0)
 		return snprintf(buf, len,
-			"budget %" PRIu64 " us: p99 out of reach here (needs %.0f us: a wake "
-			"%.1f us late at p99, %.1f us of CPU a wait); keeping p%u (%.1f us "
+			"budget %" PRIu64 " us: p99 out of reach here (%s); keeping p%u (%.1f us "
 			"late), misses counted",
-			budget_us, p99_us + cpu_us, p99_us, cpu_us, v->kept_pct,
-			(double)v->kept_late_ns / 1e3);
-	if (v->strict)
-		return snprintf(buf, len,
-			"budget %" PRIu64 " us: p99 out of reach here (needs %.0f us: a wake "
-			"%.1f us late at p99, %.1f us of CPU a wait); busy-polling while "
-			"traffic flows (--strict-budget on)",
-			budget_us, p99_us + cpu_us, p99_us, cpu_us);
+			budget_us, why, v->kept_pct, (double)v->kept_late_ns / 1e3);
 	return snprintf(buf, len,
-		"budget %" PRIu64 " us: out of reach here even at p50 (needs %.0f us: a "
-		"wake %.1f us late at p50, %.1f us of CPU a wait); sleeping the budget, "
-		"misses counted (--strict-budget on busy-polls instead)",
-		budget_us, p50_us + cpu_us, p50_us, cpu_us);
+		"budget %" PRIu64 " us: p99 out of reach here (%s); busy-polling while traffic "
+		"flows (--strict-budget on)",
+		budget_us, why);
 }
