@@ -232,11 +232,7 @@ m_run_load() {
 	if [ "$M_DEV" = memif ]; then
 		# lull-gen has reported and lingers: the forwarder stops, then lull-gen
 		# leaves, seeing its links down
-		for _ in $(seq $((secs * 20 + 100))); do
-			grep -qs "lingering until the peer stops" "$M_DIR/g$M_RUN.log" && break
-			kill -0 "$gpid" 2>/dev/null || break
-			sleep 0.05
-		done
+		h_gen_lingers "$M_DIR/g$M_RUN.log" "$gpid" $((secs + 5))
 		m_stop_fwd
 	fi
 	wait "$gpid" || { echo "the load generator failed:" >&2; tail -n 5 "$M_DIR/g$M_RUN.log" >&2; return 1; }

@@ -26,6 +26,8 @@
 #   h_opackets PREFIX           packets ports 0 and 1 of that process sent (/ethdev/stats)
 #   h_udp_recv NAME COUNT IDLE_MS TIMEOUT_S   lull-udp's receiver in NS_B, once ready; H_PID
 #   h_udp_send PROFILE          lull-udp's sender in NS_A; prints its result line
+#   h_gen_lingers LOG PID SECS  wait until lull-gen (PID, --linger-ms) says in LOG that
+#                               it has reported and lingers, or has exited; at most SECS
 #   h_machine_notes             one line per fact of this machine that moves what
 #                               the benches measure (DAMON reclaim running)
 # LULL, LULL_GEN, LULLCTL, LULL_UDP, TESTPMD name the binaries (defaults: build/).
@@ -306,6 +308,19 @@ h_udp_recv() {
 # syntax (rate:100k:5s); prints its result line (sent=, offered=, elapsed_ms=).
 h_udp_send() {
 	ip netns exec "$NS_A" "$LULL_UDP" send --dev "$VA0" --profile "$1"
+}
+
+# h_gen_lingers LOG PID SECS: lull-gen has reported and keeps its memif ports
+# open until the peer stops (--linger-ms), or it has exited: the peer may stop
+# now without polling a ring lull-gen unmaps (DPDK 22.11's memif race)
+h_gen_lingers() {
+	local i
+	for ((i = 0; i < $3 * 20; i++)); do
+		grep -qs "lingering until the peer stops" "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	return 0
 }
 
 # h_machine_notes: what on this machine moves a sleeping PMD's latency tail.

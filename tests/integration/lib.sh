@@ -81,11 +81,7 @@ stop_wait() {
 # GEN_RC (lull-gen's).
 gen_then_lull_stop() {
 	local gname=$1 gpid=$2 lpid=$3 secs=$4
-	for _ in $(seq $((secs * 10))); do
-		grep -q "lingering until the peer stops" "$T_DIR/$gname.log" 2>/dev/null && break
-		kill -0 "$gpid" 2>/dev/null || break
-		sleep 0.1
-	done
+	h_gen_lingers "$T_DIR/$gname.log" "$gpid" "$secs"
 	stop_wait "$lpid" 20
 	local lull_rc=$STOP_RC
 	stop_wait "$gpid" 10 # lull-gen leaves by itself once lull is gone; SIGINT if not yet
