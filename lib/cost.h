@@ -110,6 +110,15 @@ void lull_cost_wait_cpu(struct lull_cost *c, enum lull_cost_wait w, uint64_t cpu
 /** The lateness at quantile q (0..1) of the recent timed waits, from the histogram. */
 uint64_t lull_cost_late_quantile(const struct lull_cost *c, double q);
 
+/** A wake late_ns late did harm (its packets filled a ring): the tail rule
+ * believes it without another to confirm it (lull_cost_late_tail_ns). */
+static inline void
+lull_cost_tail_confirm(struct lull_cost *c, uint64_t late_ns)
+{
+	if (late_ns > c->late_tail2_ns)
+		c->late_tail2_ns = late_ns;
+}
+
 /** A round of polling (no wait in it) took round_ns (lull_cost::stall_tail_ns). */
 void lull_cost_stall(struct lull_cost *c, uint64_t round_ns);
 

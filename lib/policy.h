@@ -91,6 +91,7 @@ struct lull_policy {
 	uint64_t period_start_ns;
 	uint64_t period_pkts;
 	double rate_ppns;           /**< estimated arrival rate, packets per ns */
+	double sample_ppns;         /**< rate: the last period's rate, unsmoothed */
 	double peak_ppns;           /**< highest recent rate (of a busy burst), decays slowly */
 	struct lull_cost cost;      /**< measured wait costs and lateness (lib/cost) */
 	enum lull_policy_mode mode; /**< of the last decision */
@@ -105,6 +106,7 @@ struct lull_policy {
 	uint64_t spell_start_ns; /**< when the rings were last known empty */
 	uint64_t spell_pkts;     /**< packets since then */
 	bool drained;            /**< the last iteration emptied every ring */
+	uint64_t woke_late_ns;   /**< rate: the last wake's lateness, until its spell ends */
 	uint32_t linger_score;   /**< share of lingers a packet ended, in 1/256 (EWMA) */
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */

@@ -21,6 +21,12 @@ min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+static inline uint64_t
+max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /** rate's decision for an iteration of n packets (busy, full: its bursts):
  * the sleep in ns, 0 to poll; sets pol->mode. */
 uint64_t lull_policy_decide_rate(
