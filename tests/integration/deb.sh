@@ -42,8 +42,11 @@ done
 cc -Wall -Werror -o "$out/nap_example" "$root/tests/nap/example.c" \
 	$(pkg-config --cflags --libs lullnap) >"$out/cc.log" 2>&1 ||
 	fail "the engine's example against the package: $(tail -n 20 "$out/cc.log")"
-ldd "$out/nap_example" | grep -Eq "liblullnap.so.0 => (/usr)?/lib/" ||
-	fail "the example does not link the installed liblullnap: $(ldd "$out/nap_example")"
+# (read whole first: the loader writes a line at a time, and under pipefail a
+# grep -q that leaves after the first match fails ldd with SIGPIPE)
+libs=$(ldd "$out/nap_example")
+grep -Eq "liblullnap.so.0 => (/usr)?/lib/" <<<"$libs" ||
+	fail "the example does not link the installed liblullnap: $libs"
 bash "$root/tests/nap/example.sh" "$out/nap_example" || fail "the engine's example"
 # lull inside an unmodified program: the preload module where docs/inside.md says
 pre=$(dpkg -L lull | grep '/lull/lullnap-preload.so$') || fail "no lullnap-preload.so in the package"
