@@ -369,9 +369,9 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 
 /*
  * The arrival rate the tail rule judges a ring at: the smoothed rate, unless
- * a quicker sign says that traffic came on - the last period's rate, or the
- * period's so far once a few batches came in it - at more than half again
- * as much: the smoothed rate takes milliseconds to follow traffic that comes
+ * a quicker sign says that traffic came on - the last period's rate, the
+ * period's so far or the spell's going on, once a few batches came in it - at
+ * more than half again as much: the smoothed rate takes milliseconds to follow traffic that comes
  * on at once, and a ring lasts one at 1 Mpps (lull-sim, on/off 1 Mpps for
  * 5 ms in 50 on issue 27's VM: a ring lost where a wake late by the known
  * tail fell in an on-phase's first milliseconds). Steady traffic's noise
