@@ -41,8 +41,9 @@ struct ring_out {
 	double poll_pct; /**< of the run's second half */
 };
 
+/* Runs what: tr with lt's late wakes; prints what it lost and polled. */
 static void
-ring_run(const struct traffic *tr, const struct lates *lt, struct ring_out *out)
+ring_run(const char *what, const struct traffic *tr, const struct lates *lt, struct ring_out *out)
 {
 	static struct lull_policy pol;
 	struct lull_policy_params prm;
@@ -90,6 +91,7 @@ ring_run(const struct traffic *tr, const struct lates *lt, struct ring_out *out)
 		}
 	}
 	out->poll_pct = 100.0 * (double)poll_ns / (double)(tr->run_ns / 2);
+	print_message("%s: %" PRIu64 " lost, %.1f %% polling\n", what, out->dropped, out->poll_pct);
 }
 
 /* Bursts of 1000 packets at 10 Mpps every 100 ms into 2048 descriptors (OVS's
@@ -110,10 +112,7 @@ test_no_lock_on_one_late_wake_in_bursts(void **state)
 	struct ring_out o;
 
 	(void)state;
-	ring_run(&tr, &lt, &o);
-	print_message("1000-packet bursts after one 1.5 ms wake: %.1f %% polling, %" PRIu64
-		      " lost\n",
-		o.poll_pct, o.dropped);
+	ring_run("1000-packet bursts after one 1.5 ms wake", &tr, &lt, &o);
 	if (o.poll_pct > 20)
 		fail_msg("one late wake locked the PMD into polling bursts: %.1f %%", o.poll_pct);
 	assert_int_equal(o.dropped, 0);
@@ -135,9 +134,7 @@ test_a_wake_that_lost_packets_is_believed(void **state)
 	struct ring_out o;
 
 	(void)state;
-	ring_run(&tr, &lt, &o);
-	print_message("300 kpps, every 400th wake 12 ms late: %" PRIu64 " lost, %.1f %% polling\n",
-		o.dropped, o.poll_pct);
+	ring_run("300 kpps, every 400th wake 12 ms late", &tr, &lt, &o);
 	if (o.dropped == 0 || o.dropped > 12000000 / tr.gap_ns)
 		fail_msg("lost %" PRIu64 ": more than the first late wake's overflow", o.dropped);
 }
@@ -163,10 +160,7 @@ test_traffic_that_comes_on_at_once(void **state)
 	struct ring_out o;
 
 	(void)state;
-	ring_run(&tr, &lt, &o);
-	print_message("on/off 1 Mpps, 5 ms in 50, every 300th wake 1.5 ms late: %" PRIu64
-		      " lost, %.1f %% polling\n",
-		o.dropped, o.poll_pct);
+	ring_run("on/off 1 Mpps, 5 ms in 50, every 300th wake 1.5 ms late", &tr, &lt, &o);
 	if (o.dropped > 2 * (1500 + 250 - tr.ring))
 		fail_msg("lost %" PRIu64 " packets: more than two late wakes' overflow", o.dropped);
 	if (o.poll_pct > 50)
