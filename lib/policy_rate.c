@@ -82,15 +82,20 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	}
 }
 
+/* pkts over the time from since_ns to now_ns, packets per ns; 0 without time. */
+static double
+per_ns(uint64_t pkts, uint64_t since_ns, uint64_t now_ns)
+{
+	return now_ns > since_ns ? (double)pkts / (double)(now_ns - since_ns) : 0;
+}
+
 /* The arrival rate of the spell going on (packets this iteration: n > 0), else
  * 0; after rate_update(). Read only where the PMD may sleep, not per busy
  * iteration. */
 static double
 spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint64_t n)
 {
-	return n > 0 && now_ns > pol->spell_start_ns
-		       ? (double)pol->spell_pkts / (double)(now_ns - pol->spell_start_ns)
-		       : 0;
+	return n > 0 ? per_ns(pol->spell_pkts, pol->spell_start_ns, now_ns) : 0;
 }
 
 static inline void
@@ -371,32 +376,25 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
  * The arrival rate the tail rule judges a ring at: the smoothed rate, unless
  * a quicker sign says that traffic came on - the last period's rate, the
  * period's so far or the spell's going on, once a few batches came in it - at
- * more than half again as much: the smoothed rate takes milliseconds to follow traffic that comes
- * on at once, and a ring lasts one at 1 Mpps (lull-sim, on/off 1 Mpps for
- * 5 ms in 50 on issue 27's VM: a ring lost where a wake late by the known
- * tail fell in an on-phase's first milliseconds). Steady traffic's noise
- * stays below the margin and does not shorten its sleeps.
+ * more than half again as much: the smoothed rate takes milliseconds to
+ * follow traffic that comes on at once, and a ring lasts one at 1 Mpps
+ * (lull-sim, on/off 1 Mpps for 5 ms in 50 on issue 27's VM: a ring lost where
+ * a wake late by the known tail fell in an on-phase's first milliseconds).
+ * Steady traffic's noise stays below the margin and does not shorten its
+ * sleeps.
  */
 static double
 tail_rate(const struct lull_policy *pol)
 {
-	uint64_t enough = 4 * (uint64_t)pol->p.batch;
-	double quick = pol->sample_ppns;
+	uint64_t enough = 4 * (uint64_t)pol->p.batch, now_ns = pol->last_decide_ns;
+	double quick = pol->sample_ppns, r;
 
-	if (pol->period_pkts >= enough && pol->last_decide_ns > pol->period_start_ns) {
-		double so_far = (double)pol->period_pkts /
-				(double)(pol->last_decide_ns - pol->period_start_ns);
-
-		if (so_far > quick)
-			quick = so_far;
-	}
-	if (pol->spell_pkts >= enough && pol->last_decide_ns > pol->spell_start_ns) {
-		double spell = (double)pol->spell_pkts /
-			       (double)(pol->last_decide_ns - pol->spell_start_ns);
-
-		if (spell > quick)
-			quick = spell;
-	}
+	if (pol->period_pkts >= enough &&
+		(r = per_ns(pol->period_pkts, pol->period_start_ns, now_ns)) > quick)
+		quick = r;
+	if (pol->spell_pkts >= enough &&
+		(r = per_ns(pol->spell_pkts, pol->spell_start_ns, now_ns)) > quick)
+		quick = r;
 	return quick > 1.5 * pol->rate_ppns ? quick : pol->rate_ppns;
 }
 
