@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "afp_stats.h"
+#include "portline.h"
 
 #include <dirent.h>
 #include <linux/if_packet.h>
@@ -7,35 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-
-#include <rte_dev.h>
-#include <rte_devargs.h>
-#include <rte_ethdev.h>
-
-/* "iface=NAME" of the port's devargs, into name. */
-static int
-port_iface(uint16_t id, char *name, size_t len)
-{
-	struct rte_eth_dev_info info;
-	const struct rte_devargs *da;
-	const char *p;
-
-	if (rte_eth_dev_info_get(id, &info) != 0 || info.driver_name == NULL ||
-		strcmp(info.driver_name, "net_af_packet") != 0 || info.device == NULL)
-		return -1;
-	da = rte_dev_devargs(info.device);
-	if (da == NULL || da->args == NULL)
-		return -1;
-	for (p = da->args; p != NULL; p = strchr(p, ',')) {
-		if (*p == ',')
-			p++;
-		if (strncmp(p, "iface=", 6) == 0) {
-			snprintf(name, len, "%.*s", (int)strcspn(p + 6, ","), p + 6);
-			return 0;
-		}
-	}
-	return -1;
-}
 
 unsigned int
 lull_afp_stats_attach(struct lull_afp_stats *s, uint16_t id)
@@ -46,7 +18,8 @@ lull_afp_stats_attach(struct lull_afp_stats *s, uint16_t id)
 	DIR *dir;
 
 	memset(s, 0, sizeof(*s));
-	if (port_iface(id, iface, sizeof(iface)) < 0 || (ifindex = if_nametoindex(iface)) == 0)
+	if (lull_port_devarg(id, "net_af_packet", "iface", iface, sizeof(iface)) != 0 ||
+		(ifindex = if_nametoindex(iface)) == 0)
 		return 0;
 	dir = opendir("/proc/self/fd");
 	if (dir == NULL)

@@ -10,6 +10,7 @@
 #define LULL_PORTLINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct lull_port_line {
@@ -19,11 +20,19 @@ struct lull_port_line {
 };
 
 /**
- * Read queue's ring (rte_eth_rx_queue_info_get; net_memif: 2^rsize from its
- * devargs, default 1024, as it does not answer) and port's link speed; a port
+ * Read queue's ring (rte_eth_rx_queue_info_get; drivers that do not answer it
+ * from their devargs: net_memif 2^rsize, default 1024; net_af_packet its
+ * socket ring of framecnt frames, default 512) and port's link speed; a port
  * without a speed, and net_memif (which reports a constant 100 Gbps), is
  * taken as 10 GbE.
  */
 void lull_port_line_get(uint16_t port, uint16_t queue, struct lull_port_line *pl);
+
+/**
+ * The value of "key=" in the devargs of port (net_af_packet0,iface=x,...),
+ * whose driver must be driver, into val (cut to len).
+ * @return 0, -ENODEV (another driver or no such port), -ENOENT (not given)
+ */
+int lull_port_devarg(uint16_t port, const char *driver, const char *key, char *val, size_t len);
 
 #endif /* LULL_PORTLINE_H */

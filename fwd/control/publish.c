@@ -26,7 +26,7 @@ static void
 burst_log(const struct lull_pmd *pmd, const struct lull_pmd_params *prm, unsigned int i)
 {
 	struct lull_burst_view v;
-	char ring_hint[96];
+	char ring_hint[128];
 
 	(void)pmd;
 	if (prm->n_rxqs == 0) {
@@ -52,9 +52,10 @@ burst_log(const struct lull_pmd *pmd, const struct lull_pmd_params *prm, unsigne
 		return;
 	}
 	if (v.ring_for_any <= 16384) /* memif's largest ring (rsize=14); --rxd takes 32768 */
-		snprintf(ring_hint, sizeof(ring_hint), "a ring of %u (--rxd %u; memif: rsize=%u)",
-			v.ring_for_any, v.ring_for_any,
-			(unsigned int)__builtin_ctz(v.ring_for_any));
+		snprintf(ring_hint, sizeof(ring_hint),
+			"a ring of %u (--rxd %u; memif: rsize=%u; af_packet: framecnt=%u)",
+			v.ring_for_any, v.ring_for_any, (unsigned int)__builtin_ctz(v.ring_for_any),
+			v.ring_for_any);
 	else
 		snprintf(ring_hint, sizeof(ring_hint),
 			"no ring at this maximum sleep (a shorter --sleep-max-us)");

@@ -5,7 +5,7 @@
 # stopped (SIGSTOP) while namespace A sends 2,000 raw frames into port 0's
 # veth: at most 64 fit, the kernel drops the rest. Once lull runs again its
 # port-show counts them as rx_missed (the socket's PACKET_STATISTICS), and so
-# do its final stats.
+# do its final stats. lull bounds its sleeps by that ring of framecnt frames.
 . "$(dirname "$0")/lib.sh"
 LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 P="$T_ID-l"
@@ -21,6 +21,10 @@ bg l "$LULL" -l 0,1 -m 256 "${EAL_COMMON[@]}" --file-prefix="$P" \
 lull_pid=$BG_PID
 lull_ready l "$lull_pid"
 wait_log l "port 1 \(net_af_packet1\).*Link" 30
+# the ring lull's sleeps are bounded by is the socket's 64 frames: DPDK
+# 22.11's af_packet does not report its ring, and --rxd (1024) is not it
+wait_log l "PMD [0-9]+: .*(rx ring 64,|longer than 64 packets)" 10
+log "$(grep -E "PMD [0-9]+: .*(rx ring 64,|longer than 64 packets)" "$T_DIR/l.log" | head -n 1)"
 before=$(missed)
 kill -STOP "$lull_pid"
 ip netns exec "$NS_A" python3 - "$VA0" <<'PY'
