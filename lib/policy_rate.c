@@ -24,8 +24,24 @@
  * take one short wait per LATE_PROBE_NS to see whether it got better. */
 #define LATE_PROBE_NS 10000000u
 
+/* The least silence between two clusters of packets (cluster_gap_ns). */
+#define CLUSTER_GAP_MIN_NS 1000000u
+
 /* Fewer packets than this expected in one wait: traffic is idle. */
 #define IDLE_EXPECT 0.01
+
+/*
+ * The silence that separates two clusters of packets: a window no longer than
+ * it holds packets of one cluster at most. Twice the longest sleep the budget
+ * and the maximum allow, and at least 1 ms: a burst's own gaps and a sleep's
+ * lateness stay inside a cluster; steady traffic makes one cluster that grows
+ * past any ring (at 10 kpps a gap of 1 ms comes once in 22,000).
+ */
+static inline uint64_t
+cluster_gap_ns(const struct lull_policy *pol)
+{
+	return max_u64(2 * min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), CLUSTER_GAP_MIN_NS);
+}
 
 static void
 rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
@@ -51,6 +67,16 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 			lull_cost_tail_confirm(&pol->cost, pol->woke_late_ns);
 		pol->woke_late_ns = 0;
 	}
+	/* clusters: a new one after a silence of cluster_gap_ns() (no packet
+	 * from the decision that last saw some to the one before this) */
+	if (n > 0) {
+		if (pol->last_decide_ns - pol->clu_last_ns >= cluster_gap_ns(pol))
+			pol->clu_pkts = 0;
+		pol->clu_pkts += n;
+		pol->clu_last_ns = now_ns;
+		if ((double)pol->clu_pkts > pol->clu_max_pkts)
+			pol->clu_max_pkts = (double)pol->clu_pkts;
+	}
 	if (busy && now_ns > pol->spell_start_ns) {
 		/* Over at least the sleep the bound is for: a micro-burst of 64 packets
 		 * at line rate is 64 packets per sleep, not line rate for a whole sleep
@@ -75,6 +101,9 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 		pol->peak_ppns -= elapsed >= PEAK_TAU_NS
 					  ? pol->peak_ppns
 					  : pol->peak_ppns * (double)elapsed / PEAK_TAU_NS;
+		pol->clu_max_pkts -= elapsed >= PEAK_TAU_NS
+					     ? pol->clu_max_pkts
+					     : pol->clu_max_pkts * (double)elapsed / PEAK_TAU_NS;
 		if (sample > pol->peak_ppns)
 			pol->peak_ppns = sample;
 		pol->period_start_ns = now_ns;
@@ -318,6 +347,28 @@ ring_bound(const struct lull_policy *pol, double top_ppns, uint64_t late_ns)
 }
 
 /*
+ * The longest sleep that a burst like the largest recent one leaves room for
+ * (0: none). The ring bound above assumes that the peak rate lasts the whole
+ * sleep; bursts that end (1000 packets at line rate every 100 ms) are bounded
+ * by their size instead: where clusters are separated by more than a sleep
+ * and its lateness (cluster_gap_ns), a wait sees at most one, and a cluster
+ * that fit the ring whole fits again, however fast it comes. The peak rule
+ * kept half the ring free at the burst's rate for the next second and polled
+ * between bursts where OVS sleeps (lull-sim, max sleep 50 us: 100 % against
+ * OVS's 30). One that did not fit (it filled the ring, and what overflowed was
+ * not seen) ends this bound until it decays; the peak rule is left.
+ */
+static uint64_t
+cluster_bound(const struct lull_policy *pol, uint64_t late_ns)
+{
+	double most = pol->clu_max_pkts > (double)pol->clu_pkts ? pol->clu_max_pkts
+								: (double)pol->clu_pkts;
+	uint64_t gap_ns = cluster_gap_ns(pol);
+
+	return most < (double)pol->p.min_ring && gap_ns > late_ns ? gap_ns - late_ns : 0;
+}
+
+/*
  * No sleep keeps even half the packets within the budget (or the ring leaves
  * none). Idle (no packet expected in a wait), a late wake harms nobody while
  * polling would take a core - often from a machine that is late because it is
@@ -466,8 +517,9 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	if (pol->peak_ppns > 0 || spell_ppns > 0) {
 		double top = pol->peak_ppns > spell_ppns ? pol->peak_ppns : spell_ppns;
 
-		ring_ns = ring_bound(pol, top, late_ns);
-		ring_p50_ns = ring_bound(pol, top, pol->cost.late_p50_ns);
+		ring_ns = max_u64(ring_bound(pol, top, late_ns), cluster_bound(pol, late_ns));
+		ring_p50_ns = max_u64(ring_bound(pol, top, pol->cost.late_p50_ns),
+			cluster_bound(pol, pol->cost.late_p50_ns));
 	}
 	floor_ns = floor_of(pol);
 	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {

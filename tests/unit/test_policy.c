@@ -151,10 +151,18 @@ test_rate_bounds_on_burst_trace(void **state)
 			uint32_t n = 0;
 			uint64_t s = iterate(&pol, &n, 1, now_ns);
 
-			/* the budget, with the lateness's 99th percentile once measured */
-			assert_true(s + lull_policy_late_ns(&pol) <= pol.p.budget_ns);
-			if (pol.peak_ppns > 0) /* the ring: at the peak, half of 1024 in s */
-				assert_true((double)s * pol.peak_ppns <= 512.0 + 1e-6);
+			/* the budget, kept for 99 % of the packets with the lateness
+			 * measured (cap_at: a packet waits the rest of the sleep and the
+			 * wake's lateness) */
+			assert_true(s <= pol.p.budget_ns);
+			assert_int_equal(pol.kept, 0);
+			assert_true(s <= lull_policy_cap_ns(&pol, 0));
+			/* the ring: at the peak, half of 1024 in s; or a burst like the
+			 * largest (992 packets) fits whole, and no wait sees two */
+			if (pol.peak_ppns > 0 && (double)s * pol.peak_ppns > 512.0 + 1e-6) {
+				assert_true(pol.clu_max_pkts < 1024);
+				assert_true(s + lull_policy_late_ns(&pol) <= 1000000);
+			}
 			if (s > 0) {
 				sleeps++;
 				lull_policy_slept(&pol, s, s + 30000, 0); /* a backend 30 us late */
@@ -198,7 +206,9 @@ test_rate_bounds_on_burst_trace(void **state)
 	if (probes < 2 || now_ns - stuck_ns > 200000000)
 		fail_msg("sleeping resumed after %d polls, %d probes, %.1f ms", polls, probes,
 			(double)(now_ns - stuck_ns) / 1e6);
-	assert_true(s + pol.cost.late_p99_ns <= pol.p.budget_ns);
+	/* at most the budget: the stalls are still in the lateness measured, and
+	 * light traffic sleeps the budget rather than poll (unfit) */
+	assert_true(s <= pol.p.budget_ns);
 }
 
 /* Drives rate for total_ns: a request arrives every period_ns and, when
