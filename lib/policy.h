@@ -111,9 +111,10 @@ struct lull_policy {
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */
 	/* rate: clusters, packets whose gaps are shorter than cluster_gap_ns() */
-	uint64_t clu_pkts;    /**< packets of the cluster going on */
-	uint64_t clu_last_ns; /**< when its packets were last seen */
-	double clu_max_pkts;  /**< the largest recent cluster, decays as the peak */
+	uint64_t clu_pkts;     /**< packets of the cluster going on */
+	uint64_t clu_start_ns; /**< when its first packets were seen */
+	uint64_t clu_last_ns;  /**< when its packets were last seen */
+	double clu_max_pkts;   /**< the largest recent cluster, decays as the peak */
 	bool started;
 };
 
