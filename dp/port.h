@@ -85,9 +85,9 @@ void lull_port_close(struct lull_port *port);
 /**
  * Fill rx_ring and line_pps of a started port: its rx queue 0's descriptors
  * (lull_port_line_get: rte_eth_rx_queue_info_get, or net_memif's and
- * net_af_packet's devargs; else n_rxd as configured) and its link speed in 64-byte frames (84
- * bytes on the wire) per second; a port without a speed, and net_memif (which
- * reports a constant 100 Gbps), is taken as 10 GbE.
+ * net_af_packet's devargs; else n_rxd as configured) and its link speed in
+ * 64-byte frames (84 bytes on the wire) per second; a port without a speed,
+ * and net_memif (which reports a constant 100 Gbps), is taken as 10 GbE.
  */
 void lull_port_measure(struct lull_port *port, uint16_t n_rxd);
 
