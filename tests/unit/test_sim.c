@@ -239,6 +239,24 @@ test_tail_overflowing_ring_polls(void **state)
 	}
 }
 
+/* kind on this VM's model for 2 s: n-packet bursts every 100 ms (at line_pps,
+ * 0: at once) into 1024 descriptors, sleeps of at most max_ns; into res. */
+static void
+bursts_run(enum lull_policy_kind kind, uint32_t n, double line_pps, uint64_t max_ns)
+{
+	struct sim_config c;
+
+	base(&c, kind);
+	assert_int_equal(sim_preset(&c.pmd, "this-vm"), 0);
+	c.policy.max_sleep_ns = max_ns;
+	c.traffic = (struct sim_traffic){.kind = SIM_TRAFFIC_BURST,
+		.burst_n = n,
+		.period_ns = 100000000,
+		.line_rate_pps = line_pps};
+	c.duration_ns = 2000000000;
+	assert_int_equal(sim_run(&c, &res), 0);
+}
+
 /* Bursts of 1000 packets at once every 100 ms into 1024 descriptors, on this
  * VM's model, sleeps of at most 50 us (bench/inside's match50): OVS at 50 us
  * sleeps between them and loses nothing. rate took the bursts' peak for a
@@ -249,17 +267,10 @@ test_bursts_that_fit_the_ring_sleep(void **state)
 {
 	static const enum lull_policy_kind kinds[] = {LULL_POLICY_OVS, LULL_POLICY_RATE};
 	double cpu[2];
-	struct sim_config c;
 
 	(void)state;
 	for (unsigned int i = 0; i < 2; i++) {
-		base(&c, kinds[i]);
-		assert_int_equal(sim_preset(&c.pmd, "this-vm"), 0);
-		c.policy.max_sleep_ns = 50000;
-		c.traffic = (struct sim_traffic){
-			.kind = SIM_TRAFFIC_BURST, .burst_n = 1000, .period_ns = 100000000};
-		c.duration_ns = 2000000000;
-		assert_int_equal(sim_run(&c, &res), 0);
+		bursts_run(kinds[i], 1000, 0, 50000);
 		cpu[i] = 100.0 * res.busy_ns / res.total_ns;
 		printf("%s, 1000-packet bursts into 1024, 50 us: %.1f %% CPU, %" PRIu64
 		       " dropped\n",
@@ -281,19 +292,10 @@ static void
 test_bursts_over_the_ring_lose_once(void **state)
 {
 	static const enum lull_policy_kind kinds[] = {LULL_POLICY_OFF, LULL_POLICY_RATE};
-	struct sim_config c;
 
 	(void)state;
 	for (unsigned int i = 0; i < 2; i++) {
-		base(&c, kinds[i]);
-		assert_int_equal(sim_preset(&c.pmd, "this-vm"), 0);
-		c.policy.max_sleep_ns = 250000;
-		c.traffic = (struct sim_traffic){.kind = SIM_TRAFFIC_BURST,
-			.burst_n = 1100,
-			.period_ns = 100000000,
-			.line_rate_pps = 14.88e6};
-		c.duration_ns = 2000000000;
-		assert_int_equal(sim_run(&c, &res), 0);
+		bursts_run(kinds[i], 1100, 14.88e6, 250000);
 		printf("%s, 1100-packet line-rate bursts into 1024: %" PRIu64 " dropped\n",
 			lull_policy_name(kinds[i]), res.dropped_total);
 		if (res.dropped_total > (i == 0 ? 0 : 1100 - 1024))
