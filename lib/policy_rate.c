@@ -43,6 +43,14 @@ cluster_gap_ns(const struct lull_policy *pol)
 	return max_u64(2 * min_u64(pol->p.budget_ns, pol->p.max_sleep_ns), CLUSTER_GAP_MIN_NS);
 }
 
+/* A recent maximum (the peak, the largest cluster) elapsed ns later: by time,
+ * not per decision (after a 100 ms interrupt wait, 100 ms of decay). */
+static inline double
+decayed(double v, uint64_t elapsed)
+{
+	return elapsed >= PEAK_TAU_NS ? 0 : v - v * (double)elapsed / PEAK_TAU_NS;
+}
+
 static void
 rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
@@ -110,13 +118,8 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 
 		pol->rate_ppns = (pol->rate_ppns + sample) / 2;
 		pol->sample_ppns = sample;
-		/* by time, not per decision: after a 100 ms interrupt wait, 100 ms of decay */
-		pol->peak_ppns -= elapsed >= PEAK_TAU_NS
-					  ? pol->peak_ppns
-					  : pol->peak_ppns * (double)elapsed / PEAK_TAU_NS;
-		pol->clu_max_pkts -= elapsed >= PEAK_TAU_NS
-					     ? pol->clu_max_pkts
-					     : pol->clu_max_pkts * (double)elapsed / PEAK_TAU_NS;
+		pol->peak_ppns = decayed(pol->peak_ppns, elapsed);
+		pol->clu_max_pkts = decayed(pol->clu_max_pkts, elapsed);
 		if (sample > pol->peak_ppns)
 			pol->peak_ppns = sample;
 		pol->period_start_ns = now_ns;
