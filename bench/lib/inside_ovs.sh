@@ -36,7 +36,7 @@ pmd_pct() {
 # ends (OVS's af_packet ports) stay here: ${H_ID}af, ${H_ID}bf; tx checksum
 # offload off (UDP through af_packet needs it). Removed at exit.
 ovs_afp_links() {
-	local v i
+	local v
 	NS_G="$H_ID-og"
 	ip netns add "$NS_G" && H_NETNS+=("$NS_G")
 	for v in a b; do
