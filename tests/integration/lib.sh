@@ -63,6 +63,37 @@ wait_log() {
 	die "fewer than $count '$pattern' in $name.log after ${secs}s"
 }
 
+# stall_watch_bg CPU: a thread on CPU that sleeps 1 ms at a time and keeps the
+# longest gap between two of its wakes: how long every ordinary thread there
+# was kept from the CPU (the host stopping the vCPU, or kernel work that did
+# not yield). A PMD busy polling beside it does not make a gap: the scheduler
+# hands a thread waking from a short sleep the CPU within a millisecond or so.
+# stall_watch_ms stops it and prints that gap in ms.
+stall_watch_bg() {
+	bg stallwatch taskset -c "$1" python3 -c '
+import signal, sys, time
+gap = 0.0
+def done(*_):
+    print(f"{gap * 1000:.1f}", flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+print("watching", flush=True)
+t = time.monotonic()
+while True:
+    time.sleep(0.001)
+    n = time.monotonic()
+    gap = max(gap, n - t)
+    t = n
+'
+	STALL_PID=$BG_PID
+	wait_log stallwatch "^watching" 10
+}
+stall_watch_ms() {
+	kill -TERM "$STALL_PID" 2>/dev/null || true
+	wait "$STALL_PID" || true
+	tail -n 1 "$T_DIR/stallwatch.log"
+}
+
 # stop_wait PID SECONDS: SIGINT, then wait for exit; sets STOP_RC to its exit code.
 stop_wait() {
 	local pid=$1 secs=$2
