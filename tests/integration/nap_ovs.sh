@@ -26,13 +26,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/ovs.sh
 . "$(dirname "$0")/../../scripts/lib/ovs.sh"
-PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
+nap_preload
 [ -x "$OVS_VSWITCHD" ] || die "$OVS_VSWITCHD not found (Debian package openvswitch-switch-dpdk)"
-if nm -D --undefined-only "$PRELOAD" | grep " __asan_" >/dev/null; then
-	PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so):$PRELOAD"
-	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-	log "sanitized module: LD_PRELOAD=$PRELOAD"
-fi
 
 # gen NAME PROFILE: lull-gen through the bridge (lcore 0, memif clients; three rx
 # queues: OVS sends on a tx queue per thread, two PMDs and main); result in $T_DIR/NAME.json

@@ -17,16 +17,8 @@
 #     then testpmd quits while three clients fire every command at it: it
 #     exits 0 and every reply was valid JSON.
 . "$(dirname "$0")/lib.sh"
-PRELOAD=${LULL_PRELOAD:?set LULL_PRELOAD to lullnap-preload.so}
+nap_preload
 command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
-# A sanitized build's module needs its runtime loaded first: testpmd has none
-# (clang's ASan runtime carries UBSan's handlers too)
-# (grep reads it all: with -q it may exit first, nm dies of SIGPIPE, pipefail says no)
-if nm -D --undefined-only "$PRELOAD" | grep " __asan_" >/dev/null; then
-	PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so):$PRELOAD"
-	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-	log "sanitized module: LD_PRELOAD=$PRELOAD"
-fi
 
 # 1. bad options, and --help
 cases=("--latency-budget-us 12x:--latency-budget-us: bad value '12x'"
@@ -49,30 +41,6 @@ done
 LD_PRELOAD=$PRELOAD LULL_OPTS=--help "$TESTPMD" >"$T_DIR/help.out" 2>&1 ||
 	die "LULL_OPTS=--help failed"
 grep -q -- "--latency-budget-us U" "$T_DIR/help.out" || die "--help: $(head -5 "$T_DIR/help.out")"
-
-# testpmd_bg NAME PRELOAD EAL-VDEVS...: testpmd in io mode on lcores 0 (main)
-# and 1 (forwarding), started, fed commands through fd 9; TP_PID, TP_PREFIX
-testpmd_bg() {
-	local name=$1 pre=$2 fifo="$T_DIR/$1.cmd"
-	shift 2
-	mkfifo "$fifo"
-	exec 9<>"$fifo"
-	TP_PREFIX="$T_ID-$name"
-	BG_STDIN=$fifo LD_PRELOAD=$pre bg "$name" stdbuf -oL "$TESTPMD" -l 0,1 -m 512 \
-		"${EAL_COMMON[@]}" --file-prefix="$TP_PREFIX" "$@" \
-		-- -i --nb-cores=1 --forward-mode=io --total-num-mbufs=16384
-	TP_PID=$BG_PID
-	echo "start" >&9
-	wait_log "$name" "io packet forwarding - ports=2" 30
-}
-
-testpmd_quit() {
-	echo "quit" >&9
-	exec 9>&-
-	for _ in $(seq 100); do kill -0 "$TP_PID" 2>/dev/null || break; sleep 0.1; done
-	kill -0 "$TP_PID" 2>/dev/null && die "testpmd $1 did not quit"
-	wait "$TP_PID" || die "testpmd $1 exited with $?"
-}
 
 # 2. idle: plain testpmd, then with lull (one run, the same ports)
 declare -A cpu
