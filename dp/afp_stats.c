@@ -9,15 +9,18 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <rte_ethdev.h>
+
 unsigned int
 lull_afp_stats_attach(struct lull_afp_stats *s, uint16_t id)
 {
+	uint64_t kept = s->drops; /* a restarted port's count goes on, as imissed does */
 	char iface[IF_NAMESIZE + 1];
 	unsigned int ifindex;
 	struct dirent *de;
 	DIR *dir;
 
-	memset(s, 0, sizeof(*s));
+	s->n_fds = 0;
 	if (lull_port_devarg(id, "net_af_packet", "iface", iface, sizeof(iface)) != 0 ||
 		(ifindex = if_nametoindex(iface)) == 0)
 		return 0;
@@ -38,8 +41,21 @@ lull_afp_stats_attach(struct lull_afp_stats *s, uint16_t id)
 	}
 	closedir(dir);
 	lull_afp_stats_read(s); /* what came before the start is not ours */
-	s->drops = 0;
+	s->drops = kept;
 	return s->n_fds;
+}
+
+void
+lull_afp_stats_forget(struct lull_afp_stats *s)
+{
+	lull_afp_stats_read(s);
+	s->n_fds = 0;
+}
+
+uint64_t
+lull_rx_missed(const struct rte_eth_stats *st, const struct lull_afp_stats *s)
+{
+	return st->imissed + st->rx_nombuf + (s != NULL ? s->drops : 0);
 }
 
 uint64_t

@@ -286,8 +286,7 @@ port_stop(struct lull_port *port)
 	if (!port->started)
 		return;
 	/* the driver closes its sockets: their last drops now, and no more reads */
-	lull_afp_stats_read(&port->afp);
-	port->afp.n_fds = 0;
+	lull_afp_stats_forget(&port->afp);
 	ret = rte_eth_dev_stop(port->id);
 	if (ret < 0)
 		LULL_LOG(WARNING, "port %u (%s): stop: %s", port->id, port->name, strerror(-ret));
@@ -297,7 +296,7 @@ port_stop(struct lull_port *port)
 uint64_t
 lull_port_rx_missed(const struct lull_port *port, const struct rte_eth_stats *st)
 {
-	return st->imissed + st->rx_nombuf + port->afp.drops;
+	return lull_rx_missed(st, &port->afp);
 }
 
 void

@@ -559,12 +559,14 @@ lull_nap_port_enable(uint16_t port, char *err, size_t errlen)
 	}
 	for (uint16_t q = 0; q < info.nb_rx_queues && ret == 0; q++)
 		ret = lull_nap_rxq_enable(port, q, err, errlen);
+	lull_nap_attach_afp_start(port); /* attached or not, its drops are seen */
 	return ret;
 }
 
 void
 lull_nap_port_disable(uint16_t port)
 {
+	lull_nap_attach_afp_stop(port);
 	for (uint16_t q = 0; q < LULL_NAP_ATTACH_MAX_QUEUES; q++)
 		lull_nap_rxq_disable(port, q);
 }

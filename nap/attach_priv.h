@@ -90,6 +90,18 @@ uint64_t lull_nap_attach_rxq_pkts(uint16_t port, uint16_t queue, int *owner);
 /** Whether port was configured with rx interrupts (lull_nap_port_intr()). */
 bool lull_nap_attach_port_intr(uint16_t port);
 
+/** After port started (lull_nap_port_enable()): follow its af_packet
+ * sockets' ring drops, if it has any (nap/attach_afp.c). */
+void lull_nap_attach_afp_start(uint16_t port);
+
+/** Before port stops or closes: read its sockets' last drops, and no more. */
+void lull_nap_attach_afp_stop(uint16_t port);
+
+struct rte_eth_stats;
+/** What port lost on receive, st (its ethdev stats) and its af_packet
+ * rings' drops read now: the rx_missed of /lull/ports. */
+uint64_t lull_nap_attach_rx_missed(uint16_t port, const struct rte_eth_stats *st);
+
 /** Call emit(ctx, name, value) for every option in force (/lull/config). */
 void lull_nap_attach_describe(
 	void (*emit)(void *ctx, const char *key, const char *value), void *ctx);

@@ -376,7 +376,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(c, "rx_packets", st.ipackets);
 		rte_tel_data_add_dict_u64(c, "tx_packets", st.opackets);
 		rte_tel_data_add_dict_u64(c, "tx_dropped", st.oerrors);
-		rte_tel_data_add_dict_u64(c, "rx_missed", st.imissed);
+		rte_tel_data_add_dict_u64(c, "rx_missed", lull_nap_attach_rx_missed(port, &st));
 		snprintf(buf, sizeof(buf), "port%u", port);
 		rte_tel_data_add_dict_container(d, buf, c, 0);
 	}

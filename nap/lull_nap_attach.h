@@ -73,10 +73,12 @@ int lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 /** Detach from (port, queue); nothing if not attached. @return 0 or a negative errno. */
 int lull_nap_rxq_disable(uint16_t port, uint16_t queue);
 
-/** Attach to every rx queue of port. @return 0 or a negative errno with a message. */
+/** Attach to every rx queue of port; on net_af_packet, also count the drops
+ * of its kernel rings (rx_missed in /lull/ports; DPDK 22.11 counts none).
+ * @return 0 or a negative errno with a message. */
 int lull_nap_port_enable(uint16_t port, char *err, size_t errlen);
 
-/** Detach from every rx queue of port. */
+/** Detach from every rx queue of port (before it stops or closes). */
 void lull_nap_port_disable(uint16_t port);
 
 /** The key of a source no ethdev callback sees (a vhost device's queue, a
