@@ -10,18 +10,21 @@
 #include <rte_devargs.h>
 #include <rte_ethdev.h>
 
-int
-lull_port_devarg(uint16_t port, const char *driver, const char *key, char *val, size_t len)
+#include "portconf.h"
+
+/* lull_port_devarg() of a port whose info was read. */
+static int
+devarg_of(const struct rte_eth_dev_info *info, const char *driver, const char *key, char *val,
+	size_t len)
 {
-	struct rte_eth_dev_info info;
 	const struct rte_devargs *da;
 	size_t klen = strlen(key);
 	const char *p;
 
-	if (rte_eth_dev_info_get(port, &info) != 0 || info.driver_name == NULL ||
-		strcmp(info.driver_name, driver) != 0 || info.device == NULL)
+	if (info->driver_name == NULL || strcmp(info->driver_name, driver) != 0 ||
+		info->device == NULL)
 		return -ENODEV;
-	da = rte_dev_devargs(info.device);
+	da = rte_dev_devargs(info->device);
 	if (da == NULL || da->args == NULL)
 		return -ENOENT;
 	for (p = da->args; p != NULL; p = strchr(p, ',')) {
@@ -35,15 +38,25 @@ lull_port_devarg(uint16_t port, const char *driver, const char *key, char *val, 
 	return -ENOENT;
 }
 
-/* A whole number devarg of port's driver from lo to hi, else dflt. */
+int
+lull_port_devarg(uint16_t port, const char *driver, const char *key, char *val, size_t len)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		return -ENODEV;
+	return devarg_of(&info, driver, key, val, len);
+}
+
+/* A whole number devarg of the port's driver from lo to hi, else dflt. */
 static uint32_t
-devarg_u32(
-	uint16_t port, const char *driver, const char *key, uint32_t lo, uint32_t hi, uint32_t dflt)
+devarg_u32(const struct rte_eth_dev_info *info, const char *driver, const char *key, uint32_t lo,
+	uint32_t hi, uint32_t dflt)
 {
 	char val[16], *end;
 	unsigned long v;
 
-	if (lull_port_devarg(port, driver, key, val, sizeof(val)) != 0)
+	if (devarg_of(info, driver, key, val, sizeof(val)) != 0)
 		return dflt;
 	errno = 0;
 	v = strtoul(val, &end, 10);
@@ -58,12 +71,12 @@ devarg_u32(
  * frames (default 512), whatever --rxd or the host asked for: its rx queue
  * setup ignores the descriptor count. */
 static uint32_t
-devargs_ring(uint16_t port, const char *driver)
+devargs_ring(const struct rte_eth_dev_info *info, const char *driver)
 {
 	if (strcmp(driver, "net_memif") == 0)
-		return 1u << devarg_u32(port, driver, "rsize", 1, 14, 10);
+		return 1u << devarg_u32(info, driver, "rsize", 1, 14, 10);
 	if (strcmp(driver, "net_af_packet") == 0)
-		return devarg_u32(port, driver, "framecnt", 1, 1u << 20, 512);
+		return devarg_u32(info, driver, "framecnt", 1, 1u << 20, 512);
 	return 0;
 }
 
@@ -78,9 +91,9 @@ lull_port_line_get(uint16_t port, uint16_t queue, struct lull_port_line *pl)
 				     : "";
 	bool is_memif = strcmp(driver, "net_memif") == 0;
 
-	pl->rx_ring = devargs_ring(port, driver);
+	pl->rx_ring = devargs_ring(&info, driver);
 	if (pl->rx_ring == 0 && rte_eth_rx_queue_info_get(port, queue, &qinfo) == 0)
-		pl->rx_ring = qinfo.nb_desc;
+		pl->rx_ring = lull_port_ring_usable(qinfo.nb_desc, qinfo.conf.rx_free_thresh);
 	/* net_memif reports a constant 100 Gbps; its real rate is its peer's copy
 	 * speed (lull-gen peaks at ~15 Mpps on the machines measured): 10 GbE */
 	pl->line_assumed = is_memif || rte_eth_link_get_nowait(port, &link) != 0 ||

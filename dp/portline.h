@@ -14,17 +14,18 @@
 #include <stdint.h>
 
 struct lull_port_line {
-	uint32_t rx_ring;  /**< descriptors; 0: the driver does not say */
+	uint32_t rx_ring;  /**< packets it holds; 0: the driver does not say */
 	double line_pps;   /**< line rate in 64-byte frames (84 bytes on the wire) per s */
 	bool line_assumed; /**< no link speed reported (or memif's constant): 10 GbE assumed */
 };
 
 /**
- * Read queue's ring (rte_eth_rx_queue_info_get; drivers that do not answer it
- * from their devargs: net_memif 2^rsize, default 1024; net_af_packet its
- * socket ring of framecnt frames, default 512) and port's link speed; a port
- * without a speed, and net_memif (which reports a constant 100 Gbps), is
- * taken as 10 GbE.
+ * Read queue's ring (rte_eth_rx_queue_info_get: its descriptors less the
+ * rx_free_thresh its driver may hold back, lull_port_ring_usable(); drivers
+ * that do not answer it from their devargs: net_memif 2^rsize, default 1024;
+ * net_af_packet its socket ring of framecnt frames, default 512) and port's
+ * link speed; a port without a speed, and net_memif (which reports a constant
+ * 100 Gbps), is taken as 10 GbE.
  */
 void lull_port_line_get(uint16_t port, uint16_t queue, struct lull_port_line *pl);
 

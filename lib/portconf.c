@@ -57,3 +57,9 @@ lull_port_conf_check(const struct lull_port_conf *pc, const struct lull_port_lim
 	}
 	return ret;
 }
+
+uint32_t
+lull_port_ring_usable(uint32_t nb_desc, uint32_t rx_free_thresh)
+{
+	return nb_desc - (rx_free_thresh < nb_desc / 2 ? rx_free_thresh : nb_desc / 2);
+}

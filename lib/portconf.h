@@ -53,4 +53,13 @@ unsigned int lull_port_conf_segs(const struct lull_port_conf *pc);
 int lull_port_conf_check(const struct lull_port_conf *pc, const struct lull_port_limits *lim,
 	char *err, size_t errlen);
 
+/**
+ * The packets an rx ring of nb_desc descriptors holds while its PMD is away:
+ * a driver that hands used descriptors back to the device in batches of
+ * rx_free_thresh (ixgbe, i40e, ice: 32 by default) may be holding up to that
+ * many, which the device cannot fill. A threshold of half the ring or more is
+ * taken as half (a sleep bounded by a ring of 0 would never be taken).
+ */
+uint32_t lull_port_ring_usable(uint32_t nb_desc, uint32_t rx_free_thresh);
+
 #endif /* LULL_PORTCONF_H */

@@ -108,12 +108,26 @@ test_mbuf_size(void **state)
 	assert_non_null(strstr(err, "--mbuf-size: bad value '63'"));
 }
 
+/* A ring's descriptors less those its driver may hold back from the device. */
+static void
+test_ring_usable(void **state)
+{
+	(void)state;
+	assert_int_equal(lull_port_ring_usable(512, 32), 480);  /* ixgbe's default */
+	assert_int_equal(lull_port_ring_usable(1024, 0), 1024); /* a driver that says none */
+	assert_int_equal(lull_port_ring_usable(64, 32), 32);
+	assert_int_equal(lull_port_ring_usable(64, 100), 32); /* never below half */
+	assert_int_equal(lull_port_ring_usable(1, 1), 1);
+	assert_int_equal(lull_port_ring_usable(0, 32), 0); /* no ring: none said */
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_port),
 		cmocka_unit_test(test_mbuf_size),
+		cmocka_unit_test(test_ring_usable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
