@@ -201,6 +201,22 @@ show_sleep_model(FILE *out, json_t *p)
 		s(p, LULL_KEY_MODE), (double)u(p, LULL_KEY_RATE_PPS) / 1e3,
 		(double)u(p, LULL_KEY_PEAK_PPS) / 1e3, (double)u(p, LULL_KEY_SLEEP_NS) / 1e3,
 		(double)u(p, LULL_KEY_INTR_BELOW_PPS) / 1e3);
+	/* the tail rule: what bounds a PMD that polls at a light rate */
+	if (strcmp(s(p, "policy"), "rate") == 0 && json_object_get(p, LULL_KEY_TAIL_CAP_NS) &&
+		u(p, LULL_KEY_TAIL_CAP_NS) < u(p, "max_sleep_us") * 1000) {
+		uint64_t cap_ns = u(p, LULL_KEY_TAIL_CAP_NS);
+		char bound[48] = "poll";
+
+		if (cap_ns > u(p, "step_us") * 1000)
+			snprintf(bound, sizeof(bound), "sleeps of at most %.1f us",
+				(double)cap_ns / 1e3);
+		fprintf(out,
+			"  tail rule: a wake %.1f us late (the worst recent, seen twice) must "
+			"not overflow the ring at the arrival rate: %s (polling's longest "
+			"recent round: %.1f us)\n",
+			(double)u(p, LULL_KEY_TAIL_LATE_NS) / 1e3, bound,
+			(double)u(p, LULL_KEY_TAIL_STALL_NS) / 1e3);
+	}
 	if (strcmp(s(p, "policy"), "rate") == 0 && u(p, LULL_KEY_KEPT_PCT) < 99) {
 		const struct lull_kept_view v = {
 			.budget_ns = u(p, "latency_budget_us") * 1000,

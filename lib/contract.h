@@ -91,7 +91,10 @@ enum lull_unit {
 	X(QUEUED_NS, "queued_ns", "pmd_wake_queued_seconds", NS,                                   \
 		"Run-queue delay of a timed wait, smoothed (another thread had the CPU; not "      \
 		"charged to the budget).")                                                         \
-	X(QUEUED_WAITS, "queued_waits", NULL, COUNT, NULL)
+	X(QUEUED_WAITS, "queued_waits", NULL, COUNT, NULL)                                         \
+	X(TAIL_LATE_NS, "tail_late_ns", NULL, NS, NULL)                                            \
+	X(TAIL_STALL_NS, "tail_stall_ns", NULL, NS, NULL)                                          \
+	X(TAIL_CAP_NS, "tail_cap_ns", NULL, NS, NULL)
 
 /** The keys, as constants: LULL_KEY_<ID> (lullctl reads replies by them). */
 #define LULL_CONTRACT_KEY_(id, key, metric, unit, help) static const char LULL_KEY_##id[] = key;

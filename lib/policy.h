@@ -191,6 +191,14 @@ lull_policy_kept_late_ns(const struct lull_policy *pol)
  */
 uint64_t lull_policy_cap_ns(struct lull_policy *pol, unsigned int k);
 
+/**
+ * rate's tail rule: the longest sleep after which a wake as late as the worst
+ * recent one (seen twice) leaves the ring room for what comes at the arrival
+ * rate meanwhile; UINT64_MAX when it bounds nothing (no traffic, or polling
+ * itself stalls as long as the ring lasts), 0 or below a step: poll.
+ */
+uint64_t lull_policy_tail_cap_ns(const struct lull_policy *pol);
+
 /** What rate's budget is kept at, as the PMD published it (lull's log and lullctl). */
 struct lull_kept_view {
 	uint64_t budget_ns;

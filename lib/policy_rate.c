@@ -559,6 +559,12 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 }
 
 uint64_t
+lull_policy_tail_cap_ns(const struct lull_policy *pol)
+{
+	return tail_cap(pol);
+}
+
+uint64_t
 lull_policy_decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
 	uint64_t s = decide_rate(pol, now_ns, n, busy, full), cap_ns;

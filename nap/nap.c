@@ -211,6 +211,16 @@ publish_model(struct lull_nap *nap)
 		&m[LULL_MODEL_KEPT_LATE_NS], lull_policy_kept_late_ns(pol), memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_QUEUED_NS], c->queued_mean_ns, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_QUEUED_WAITS], c->queued_n, memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_TAIL_LATE_NS], lull_cost_late_tail_ns(c), memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_TAIL_STALL_NS], c->stall_tail_ns, memory_order_relaxed);
+	/* LULL_MAX_SLEEP_NS: bounds nothing (JSON's readers take no UINT64_MAX) */
+	atomic_store_explicit(&m[LULL_MODEL_TAIL_CAP_NS],
+		pol->p.kind == LULL_POLICY_RATE ? (lull_policy_tail_cap_ns(pol) < LULL_MAX_SLEEP_NS
+								  ? lull_policy_tail_cap_ns(pol)
+								  : LULL_MAX_SLEEP_NS)
+						: LULL_MAX_SLEEP_NS,
+		memory_order_relaxed);
 }
 
 /*
