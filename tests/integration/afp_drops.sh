@@ -26,16 +26,7 @@ wait_log l "port 1 \(net_af_packet1\).*Link" 30
 wait_log l "PMD [0-9]+: .*(rx ring 64,|longer than 64 packets)" 10
 log "$(grep -E "PMD [0-9]+: .*(rx ring 64,|longer than 64 packets)" "$T_DIR/l.log" | head -n 1)"
 before=$(missed)
-kill -STOP "$lull_pid"
-ip netns exec "$NS_A" python3 - "$VA0" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((sys.argv[1], 0))
-frame = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x88\xb5" + bytes(50)
-for _ in range(2000):
-    s.send(frame)
-PY
-kill -CONT "$lull_pid"
+afp_flood "$lull_pid" "$NS_A" "$VA0" 2000
 sleep 1
 after=$(missed)
 dropped=$((after - before))

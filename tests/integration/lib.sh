@@ -238,3 +238,53 @@ testpmd_quit() {
 	kill -0 "$TP_PID" 2>/dev/null && die "testpmd $1 did not quit"
 	wait "$TP_PID" || die "testpmd $1 exited with $?"
 }
+
+# hammer_bg SOCK TAG COMMAND...: a telemetry client (scripts/lib/tel_hammer.py)
+# that fires the COMMANDs at SOCK until its process is gone (30 s at most),
+# every reply valid JSON; output in $T_DIR/hTAG.out. hammers_ready waits until
+# every client started is connected (a loaded machine starts python slowly:
+# a client that came after the process was gone would test nothing);
+# hammers_wait, that each exited 0.
+HAMMERS=()
+hammer_bg() {
+	local sock=$1 tag=$2
+	shift 2
+	python3 "$H_ROOT/scripts/lib/tel_hammer.py" --ready "$T_DIR/h$tag.ready" "$sock" 30 "$@" \
+		>"$T_DIR/h$tag.out" 2>&1 &
+	HAMMERS+=("$!:$tag")
+	T_PIDS+=($!)
+}
+
+hammers_ready() {
+	local n h
+	for _ in $(seq 100); do
+		n=0
+		for h in "${HAMMERS[@]}"; do [ ! -e "$T_DIR/h${h#*:}.ready" ] || n=$((n + 1)); done
+		[ "$n" != "${#HAMMERS[@]}" ] || return 0
+		sleep 0.1
+	done
+	die "the telemetry clients did not connect in 10 s"
+}
+
+hammers_wait() {
+	local h
+	for h in "${HAMMERS[@]}"; do
+		wait "${h%%:*}" || die "client ${h#*:}: $(cat "$T_DIR/h${h#*:}.out")"
+	done
+	HAMMERS=()
+}
+
+# afp_flood PID NS IFACE N: stop PID (SIGSTOP), send N raw frames from NS into
+# IFACE (a veth whose peer is PID's af_packet port), let PID run again
+afp_flood() {
+	kill -STOP "$1"
+	ip netns exec "$2" python3 - "$3" "$4" <<'FLOOD'
+import socket, sys
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[1], 0))
+frame = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x88\xb5" + bytes(50)
+for _ in range(int(sys.argv[2])):
+    s.send(frame)
+FLOOD
+	kill -CONT "$1"
+}

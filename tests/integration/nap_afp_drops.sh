@@ -26,16 +26,7 @@ testpmd_bg afp "$PRELOAD" --vdev "net_af_packet0,iface=$VA1,framecnt=64" \
 grep -q "lull: port 0: kernel ring drops read from 1 af_packet socket(s)" "$T_DIR/afp.log" ||
 	die "lull did not find port 0's af_packet socket: $(grep 'lull:' "$T_DIR/afp.log")"
 before=$(missed)
-kill -STOP "$TP_PID"
-ip netns exec "$NS_A" python3 - "$VA0" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind((sys.argv[1], 0))
-frame = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x88\xb5" + bytes(50)
-for _ in range(2000):
-    s.send(frame)
-PY
-kill -CONT "$TP_PID"
+afp_flood "$TP_PID" "$NS_A" "$VA0" 2000
 sleep 1
 after=$(missed)
 dropped=$((after - before))
@@ -50,19 +41,8 @@ m=$(awk '$1 == "lull_port_rx_missed_total{port=\"net_af_packet0\"}" {print $2}' 
 [ "${m:-0}" -ge "$after" ] || die "the exporter's rx_missed for net_af_packet0: '${m:-}' (port-show: $after)"
 
 sock=/var/run/dpdk/$TP_PREFIX/dpdk_telemetry.v2
-hammer="$(dirname "$0")/../../scripts/lib/tel_hammer.py"
-hpids=()
-for h in 0 1 2; do
-	python3 "$hammer" --ready "$T_DIR/h$h.ready" "$sock" 30 /lull/ports /ethdev/stats,0 \
-		>"$T_DIR/h$h.out" 2>&1 &
-	hpids+=($!)
-	T_PIDS+=($!)
-done
-for _ in $(seq 100); do
-	[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] && break
-	sleep 0.1
-done
-[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] || die "the clients did not connect in 10 s"
+for h in 0 1 2; do hammer_bg "$sock" "$h" /lull/ports /ethdev/stats,0; done
+hammers_ready
 echo "stop" >&9
 echo "port stop all" >&9
 wait_log afp "Stopping ports" 10
@@ -71,8 +51,6 @@ stopped=$(missed)
 [ "$stopped" -ge "$after" ] || die "after port stop, rx_missed $stopped (was $after)"
 log "after port stop all: rx_missed $stopped"
 testpmd_quit afp
-for h in "${!hpids[@]}"; do
-	wait "${hpids[$h]}" || die "client $h: $(cat "$T_DIR/h$h.out")"
-done
+hammers_wait
 log "testpmd quit while monitored: exit 0; $(cat "$T_DIR"/h[0-9].out | tr '\n' ' ')"
 log "PASS"

@@ -157,27 +157,13 @@ log "lullctl against testpmd: pmd-sleep-show, pmd-rxq-show ($sent packets), port
 
 # quit while monitored (and set, and cleared)
 sock=/var/run/dpdk/$TP_PREFIX/dpdk_telemetry.v2
-hammer="$(dirname "$0")/../../scripts/lib/tel_hammer.py"
-hpids=()
-hammer_bg() { # COMMAND...: a client firing them until testpmd is gone
-	python3 "$hammer" --ready "$T_DIR/h${#hpids[@]}.ready" "$sock" 30 "$@" \
-		>"$T_DIR/h${#hpids[@]}.out" 2>&1 &
-	hpids+=($!)
-	T_PIDS+=($!)
-}
-hammer_bg /lull/pmd_perf /lull/pmd_rxq /lull/nap
-hammer_bg /lull/ports /lull/pmd_sleep /lull/config /lull/settable
-hammer_bg "/lull/set,latency-budget-us 200" /lull/stats_clear /lull/pmd_perf,1
-for _ in $(seq 100); do
-	[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] && break
-	sleep 0.1
-done
-[ "$(ls "$T_DIR"/h*.ready 2>/dev/null | wc -l)" = 3 ] || die "the clients did not connect in 10 s"
+hammer_bg "$sock" 0 /lull/pmd_perf /lull/pmd_rxq /lull/nap
+hammer_bg "$sock" 1 /lull/ports /lull/pmd_sleep /lull/config /lull/settable
+hammer_bg "$sock" 2 "/lull/set,latency-budget-us 200" /lull/stats_clear /lull/pmd_perf,1
+hammers_ready
 sleep 0.5
 testpmd_quit "traffic$try"
-for h in "${!hpids[@]}"; do
-	wait "${hpids[$h]}" || die "client $h: $(cat "$T_DIR/h$h.out")"
-done
+hammers_wait
 log "testpmd quit while monitored: exit 0; $(cat "$T_DIR"/h[0-9].out | tr '\n' ' ')"
 python3 - "$T_DIR/gen.json" "$T_DIR/nap2.json" <<'PY' || die "traffic check failed"
 import json, sys
