@@ -336,84 +336,6 @@ test_rate_no_cliff_on_slow_wakes(void **state)
 	}
 }
 
-/* period_ns apart (300 kpps: 1024 descriptors hold 3.4 ms of arrivals) after
- * `late` wakes 12 ms late: the tail rule polls once two confirm the tail,
- * unless polling itself was seen stalling that long (then polling loses too,
- * and the PMD sleeps as OVS would); one alone is a hiccup, not believed. */
-static unsigned int
-sleeps_at(uint64_t period_ns, unsigned int late, uint64_t stall_ns)
-{
-	unsigned int sleeps = 0;
-
-	init(&pol, LULL_POLICY_RATE);
-	for (unsigned int i = 0; i < 400; i++) {
-		lull_cost_late(&pol.cost, 40000);
-		if (i % 200 == 0 && i / 200 < late)
-			lull_cost_late(&pol.cost, 12000000);
-	}
-	if (stall_ns != 0)
-		lull_cost_stall(&pol.cost, stall_ns);
-	for (uint64_t now_ns = 0; now_ns < 50000000; now_ns += 100000) {
-		uint32_t busy = (uint32_t)(100000 / period_ns), none = 0;
-
-		iterate(&pol, &busy, 1, now_ns);
-		if (iterate(&pol, &none, 1, now_ns + 1000) > 0 && now_ns > 20000000)
-			sleeps++;
-	}
-	return sleeps;
-}
-
-static unsigned int
-sleeps_at_300k(unsigned int late, uint64_t stall_ns)
-{
-	return sleeps_at(3333, late, stall_ns);
-}
-
-static void
-test_tail_rule_yields_to_polling_stalls(void **state)
-{
-	unsigned int tail_only, stalls, once;
-
-	(void)state;
-	tail_only = sleeps_at_300k(2, 0);
-	stalls = sleeps_at_300k(2, 12000000);
-	once = sleeps_at_300k(1, 0);
-	printf("300 kpps, two wakes 12 ms late: %u sleeps; polling stalls as long: %u; "
-	       "one wake 12 ms late: %u\n",
-		tail_only, stalls, once);
-	if (tail_only != 0)
-		fail_msg("the tail rule let the PMD sleep %u times", tail_only);
-	if (stalls < 100)
-		fail_msg("polling stalls as long as the wakes: only %u sleeps of 300", stalls);
-	if (once < 100)
-		fail_msg("one late wake, not confirmed, made the PMD poll: %u sleeps of 300", once);
-}
-
-/* 100 kpps into 1024 descriptors (10.2 ms of arrivals) after two wakes 12 ms
- * late: it polls while nothing says that the host stalls polling as well;
- * once its polling rounds were seen stalling 8 ms (the host's, as the wakes
- * were), it sleeps, as a sleep of 250 us after such a stall still fits the
- * ring; not after a stall of 10.2 ms, which a sleep would turn into a loss; nor
- * where polling stalls only 2 ms (the wakes' own lateness). */
-static void
-test_tail_rule_host_stalls(void **state)
-{
-	unsigned int none, host, near, own;
-
-	(void)state;
-	none = sleeps_at(10000, 2, 0);
-	host = sleeps_at(10000, 2, 8000000);
-	near = sleeps_at(10000, 2, 10200000);
-	own = sleeps_at(10000, 2, 2000000);
-	printf("100 kpps, two wakes 12 ms late: %u sleeps; polling stalls 8 ms: %u; "
-	       "10.2 ms: %u; 2 ms: %u\n",
-		none, host, near, own);
-	if (none != 0 || near != 0 || own != 0)
-		fail_msg("the tail rule let the PMD sleep: %u, %u, %u times", none, near, own);
-	if (host < 100)
-		fail_msg("polling stalls 8 ms as the wakes did: only %u sleeps of 300", host);
-}
-
 static void
 test_random_traces_in_range(void **state)
 {
@@ -616,8 +538,6 @@ main(void)
 		cmocka_unit_test(test_rate_bounds_on_burst_trace),
 		cmocka_unit_test(test_rate_linger_adapts),
 		cmocka_unit_test(test_rate_no_cliff_on_slow_wakes),
-		cmocka_unit_test(test_tail_rule_yields_to_polling_stalls),
-		cmocka_unit_test(test_tail_rule_host_stalls),
 		cmocka_unit_test(test_random_traces_in_range),
 		cmocka_unit_test(test_burst_tolerance_cap),
 		cmocka_unit_test(test_burst_tolerance_holds_on_traces),
