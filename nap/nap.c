@@ -186,6 +186,7 @@ publish_model(struct lull_nap *nap)
 	const struct lull_policy *pol = &nap->policy;
 	const struct lull_cost *c = &pol->cost;
 	lull_counter_t *m = nap->model;
+	uint64_t tail_ns;
 
 	atomic_store_explicit(&m[LULL_MODEL_LATE_P50_NS], c->late_p50_ns, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_LATE_P99_NS], c->late_p99_ns, memory_order_relaxed);
@@ -215,12 +216,9 @@ publish_model(struct lull_nap *nap)
 		&m[LULL_MODEL_TAIL_LATE_NS], lull_cost_late_tail_ns(c), memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_STALL_NS], c->stall_tail_ns, memory_order_relaxed);
 	/* LULL_MAX_SLEEP_NS: bounds nothing (JSON's readers take no UINT64_MAX) */
+	tail_ns = pol->p.kind == LULL_POLICY_RATE ? lull_policy_tail_cap_ns(pol) : UINT64_MAX;
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_CAP_NS],
-		pol->p.kind == LULL_POLICY_RATE ? (lull_policy_tail_cap_ns(pol) < LULL_MAX_SLEEP_NS
-								  ? lull_policy_tail_cap_ns(pol)
-								  : LULL_MAX_SLEEP_NS)
-						: LULL_MAX_SLEEP_NS,
-		memory_order_relaxed);
+		tail_ns < LULL_MAX_SLEEP_NS ? tail_ns : LULL_MAX_SLEEP_NS, memory_order_relaxed);
 }
 
 /*
