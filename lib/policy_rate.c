@@ -500,8 +500,7 @@ tail_cap(const struct lull_policy *pol)
 		late_ns = min_u64(late_ns, stall_ns + pol->cost.late_p99_ns);
 	cap_ns = fill_ns - (double)late_ns;
 
-	if (!(rate_ppns > 0) || (double)pol->cost.stall_tail_ns >= fill_ns ||
-		cap_ns >= (double)LULL_MAX_SLEEP_NS)
+	if (!(rate_ppns > 0) || (double)stall_ns >= fill_ns || cap_ns >= (double)LULL_MAX_SLEEP_NS)
 		return UINT64_MAX;
 	return cap_ns > 0 ? (uint64_t)cap_ns : 0;
 }
