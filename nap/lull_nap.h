@@ -107,14 +107,16 @@ struct lull_nap {
 	int schedstat_fd;    /**< /proc/thread-self/schedstat, -1 if none */
 	int ctl_fd;          /**< see struct lull_nap_conf */
 	double ns_per_tsc;
-	uint64_t prev_tsc;         /**< when the last iteration (or wait) ended */
-	uint64_t stall_tsc;        /**< the longest round the cost model knows (stall_tail_ns) */
-	uint64_t stall_cap_tsc;    /**< longer rounds (a start, a park) are not stalls */
-	uint64_t max_sleep_ns;     /**< the policy's longest timed wait */
-	uint64_t budget_ns;        /**< a timed wait longer than this is a budget miss */
-	uint64_t planned_ns;       /**< the last timed wait asked for */
-	uint64_t intr_after_ns;    /**< 0 = never an interrupt wait */
-	uint64_t yield_period_tsc; /**< 0 = no yield: one compare per housekeeping call */
+	uint64_t prev_tsc;           /**< when the last iteration (or wait) ended */
+	uint64_t stall_tsc;          /**< the longest round the cost model knows (stall_tail_ns) */
+	uint64_t stall_cap_tsc;      /**< longer rounds (a start, a park) are not stalls */
+	uint64_t cpu_sample_tsc;     /**< no wait's CPU time is sampled before this */
+	uint64_t cpu_sample_min_tsc; /**< between two samples, at least */
+	uint64_t max_sleep_ns;       /**< the policy's longest timed wait */
+	uint64_t budget_ns;          /**< a timed wait longer than this is a budget miss */
+	uint64_t planned_ns;         /**< the last timed wait asked for */
+	uint64_t intr_after_ns;      /**< 0 = never an interrupt wait */
+	uint64_t yield_period_tsc;   /**< 0 = no yield: one compare per housekeeping call */
 	uint64_t yield_ns;
 	uint64_t next_yield_tsc;
 	struct lull_nap_host host;

@@ -20,6 +20,13 @@
  * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
 #define LULL_CPU_SAMPLE_EVERY 16
 
+/* And at most one in this long. An idle PMD sleeping 50 us wakes ~13,000
+ * times a second (issue 30's VM): one wait in 16 made 800 samples a second,
+ * each two clock_gettime and two schedstat reads (~14 us on that VM), 1.2 % of
+ * the core: most of what OVS with lull at 50 us spent over OVS's own 50 us
+ * sleeping. Where waits are fewer than 1,600 a second, one in 16 still. */
+#define LULL_CPU_SAMPLE_MIN_NS 10000000u
+
 static uint64_t
 thread_cpu_ns(void)
 {
@@ -130,6 +137,10 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 		nap->planned_ns = req.ns;
 	nap->host.flush(nap->host.ctx);
 	sample = --nap->cpu_sample == 0;
+	if (sample && now_tsc < nap->cpu_sample_tsc) {
+		sample = false;
+		nap->cpu_sample = 1; /* the first wait once the time has come */
+	}
 	/* the run-queue delay of a timed wait: on the sampled ones, on all where
 	 * another thread shares the CPU */
 	queued = req.mode == LULL_WAIT_TIMED &&
@@ -138,6 +149,7 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 		queued_ns = run_delay_ns(nap->schedstat_fd);
 	if (sample) {
 		nap->cpu_sample = LULL_CPU_SAMPLE_EVERY;
+		nap->cpu_sample_tsc = now_tsc + nap->cpu_sample_min_tsc;
 		cpu0_ns = thread_cpu_ns();
 	}
 	t0_tsc = rte_rdtsc();
@@ -265,6 +277,7 @@ lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host)
 	nap->host = *host;
 	nap->ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	nap->stall_cap_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
+	nap->cpu_sample_min_tsc = (uint64_t)(LULL_CPU_SAMPLE_MIN_NS / nap->ns_per_tsc);
 	nap->schedstat_fd = -1;
 	nap->ctl_fd = -1;
 	nap->waiter.ctl_fd = -1;
