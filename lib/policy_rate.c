@@ -515,7 +515,8 @@ tail_cap(const struct lull_policy *pol)
  * queues interrupt, the model may prefer a wake per packet (lull_policy_mode).
  */
 static uint64_t
-decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
+decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full,
+	uint64_t *cap_ns)
 {
 	uint64_t late_ns, ring_ns = UINT64_MAX, ring_p50_ns = UINT64_MAX, want = 0, floor_ns;
 	double spell_ppns;
@@ -527,7 +528,8 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	/* no sleep fits the ring's tail rule at this rate: poll, without the fit
 	 * (a PMD near 1 Mpps decides after every empty round, and the fit's
 	 * quantile reads made those rounds slow enough to lose packets) */
-	if (tail_cap(pol) <= pol->p.step_ns)
+	*cap_ns = tail_cap(pol);
+	if (*cap_ns <= pol->p.step_ns)
 		return 0;
 	late_ns = lull_policy_late_ns(pol);
 	spell_ppns = spell_rate(pol, now_ns, n);
@@ -580,12 +582,13 @@ lull_policy_tail_cap_ns(const struct lull_policy *pol)
 uint64_t
 lull_policy_decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, bool full)
 {
-	uint64_t s = decide_rate(pol, now_ns, n, busy, full), cap_ns;
+	uint64_t cap_ns = UINT64_MAX, s = decide_rate(pol, now_ns, n, busy, full, &cap_ns);
 
 	/* whatever chose it (a fit, the budget, a probe): a wake as late as the
-	 * worst recent one must not overflow the ring. A shorter sleep that keeps
-	 * it, if one is worth its wait's CPU; else poll */
-	if (s == 0 || s < (cap_ns = tail_cap(pol)))
+	 * worst recent one must not overflow the ring (decide_rate read its
+	 * bound). A shorter sleep that keeps it, if one is worth its wait's CPU;
+	 * else poll */
+	if (s == 0 || s < cap_ns)
 		return s;
 	return cap_ns > lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED) ? cap_ns - 1 : 0;
 }
