@@ -94,6 +94,23 @@ lull_cost_queued(struct lull_cost *c, uint64_t queued_ns)
 	c->queued_n++;
 }
 
+/**
+ * The run-queue delay of a wait read only after it: the thread's delay in all
+ * (schedstat) went from base_ns, read waits waits ago (this one included), to
+ * now_ns, and each wait before this one is taken to have spent the smoothed
+ * mean. What is left is this wait's (or a stall of the rounds between: a
+ * preemption of a polling thread too). @return it, 0 if none is left.
+ */
+static inline uint64_t
+lull_cost_queued_since(const struct lull_cost *c, uint64_t base_ns, uint64_t now_ns, uint32_t waits)
+{
+	uint64_t others_ns = c->queued_mean_ns * (waits > 0 ? waits - 1 : 0);
+
+	if (now_ns < base_ns || now_ns - base_ns <= others_ns)
+		return 0;
+	return now_ns - base_ns - others_ns;
+}
+
 /** A timed wait took actual_ns (early or late). */
 static inline void
 lull_cost_waited(struct lull_cost *c, uint64_t actual_ns)

@@ -181,21 +181,36 @@ lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_n
 	return fill_ns > lateness_ns + 1 ? fill_ns - lateness_ns - 1 : 0;
 }
 
+/* A timed wait late_ns late, queued_ns of it in the run queue (NA: not
+ * measured): the rest is the sleep's. */
+static void
+charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t actual_ns)
+{
+	if (queued_ns != LULL_POLICY_QUEUED_NA)
+		late_ns = late_ns > queued_ns ? late_ns - queued_ns : 0;
+	/* the distribution takes the whole lateness the sleep added: its tail is
+	 * what it is for */
+	lull_cost_late(&pol->cost, late_ns);
+	lull_cost_waited(&pol->cost, actual_ns);
+	pol->woke_late_ns = late_ns;
+}
+
 void
 lull_policy_slept(
 	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns)
 {
 	uint64_t late_ns = actual_ns > requested_ns ? actual_ns - requested_ns : 0;
 
-	if (queued_ns != LULL_POLICY_QUEUED_NA) {
+	if (queued_ns != LULL_POLICY_QUEUED_NA)
 		lull_cost_queued(&pol->cost, queued_ns);
-		late_ns = late_ns > queued_ns ? late_ns - queued_ns : 0;
-	}
-	/* the distribution takes the whole lateness the sleep added: its tail is
-	 * what it is for */
-	lull_cost_late(&pol->cost, late_ns);
-	lull_cost_waited(&pol->cost, actual_ns);
-	pol->woke_late_ns = late_ns;
+	charge(pol, late_ns, queued_ns, actual_ns);
+}
+
+void
+lull_policy_slept_late(
+	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns)
+{
+	charge(pol, actual_ns > requested_ns ? actual_ns - requested_ns : 0, queued_ns, actual_ns);
 }
 
 int

@@ -278,6 +278,15 @@ uint64_t lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t l
 void lull_policy_slept(
 	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns);
 
+/**
+ * Likewise, for a wait whose run-queue delay was read only after it, because
+ * it was late (lull_cost_queued_since): queued_ns is not charged either, but
+ * as only late waits are read so, it stays out of the smoothed run-queue
+ * delay of a wait.
+ */
+void lull_policy_slept_late(
+	struct lull_policy *pol, uint64_t requested_ns, uint64_t actual_ns, uint64_t queued_ns);
+
 /** "off", "ovs", "window", "rate"; NULL for an unknown kind. */
 const char *lull_policy_name(enum lull_policy_kind kind);
 

@@ -112,6 +112,8 @@ struct lull_nap {
 	uint64_t stall_cap_tsc;      /**< longer rounds (a start, a park) are not stalls */
 	uint64_t cpu_sample_tsc;     /**< no wait's CPU time is sampled before this */
 	uint64_t cpu_sample_min_tsc; /**< between two samples, at least */
+	uint64_t rq_base_ns;         /**< the run-queue delay last read, or LULL_POLICY_QUEUED_NA */
+	uint32_t rq_waits;           /**< waits since */
 	uint64_t max_sleep_ns;       /**< the policy's longest timed wait */
 	uint64_t budget_ns;          /**< a timed wait longer than this is a budget miss */
 	uint64_t planned_ns;         /**< the last timed wait asked for */

@@ -57,12 +57,44 @@ run_delay_ns(int fd)
  * shares the CPU: then every timed wait measures its own, not one in 16. */
 #define QUEUED_EVERY_NS 2000u
 
+/* A timed wait this late (at least, and later than the model's p99) has its
+ * run-queue delay read after it, sampled or not. On issue 30's VM, 61 of 82
+ * wakes 0.5 ms late or more (30 s of 50 us sleeps) spent most of it in the run
+ * queue: another thread had the CPU, as it would have had a polling thread's.
+ * Charged to the sleep, two such wakes make the tail rule poll. */
+#define LATE_CHECK_MIN_NS 200000u
+
+/* How late a timed wait must be for that. */
+static inline uint64_t
+late_check_ns(const struct lull_nap *nap)
+{
+	uint64_t p99_ns = nap->policy.cost.late_p99_ns;
+
+	return p99_ns > LATE_CHECK_MIN_NS ? p99_ns : LATE_CHECK_MIN_NS;
+}
+
+/* The run-queue delay of the timed wait that just ended late, read after it
+ * only (lull_cost_queued_since), or LULL_POLICY_QUEUED_NA; the read is the
+ * next one's base. */
+static uint64_t
+queued_after(struct lull_nap *nap)
+{
+	uint64_t q1_ns = run_delay_ns(nap->schedstat_fd), est_ns = LULL_POLICY_QUEUED_NA;
+
+	if (q1_ns != LULL_POLICY_QUEUED_NA && nap->rq_base_ns != LULL_POLICY_QUEUED_NA)
+		est_ns = lull_cost_queued_since(
+			&nap->policy.cost, nap->rq_base_ns, q1_ns, nap->rq_waits + 1);
+	nap->rq_base_ns = q1_ns;
+	nap->rq_waits = 0;
+	return est_ns;
+}
+
 /* A wait ended: account it, feed the policy and its cost model, restart the
  * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else
  * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA. */
 static void
 waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end end,
-	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns)
+	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns, bool late_read)
 {
 	uint64_t act_ns = (uint64_t)((double)(t1_tsc - t0_tsc) * nap->ns_per_tsc);
 	bool intr = req->mode == LULL_WAIT_INTR && end != LULL_WAIT_DEADLINE;
@@ -78,7 +110,10 @@ waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end
 			lull_counter_add(&nap->stats[LULL_PMD_CTL_WAKES], 1);
 		}
 	} else if (!intr) {
-		lull_policy_slept(&nap->policy, req->ns, act_ns, queued_ns);
+		if (late_read)
+			lull_policy_slept_late(&nap->policy, req->ns, act_ns, queued_ns);
+		else
+			lull_policy_slept(&nap->policy, req->ns, act_ns, queued_ns);
 		lull_hist_add(&nap->sleep_ns, act_ns);
 		lull_counter_add(&nap->stats[LULL_PMD_SLEEPS], 1);
 		lull_counter_add(&nap->stats[LULL_PMD_SLEEP_REQ_NS], req->ns);
@@ -120,7 +155,7 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	bool empty_wake = nap->woken && n_rx == 0;
 	enum lull_wait_end end;
 	uint64_t t0_tsc, t1_tsc, cpu0_ns = 0, queued_ns = LULL_POLICY_QUEUED_NA;
-	bool sample, queued;
+	bool sample, queued, late_read = false;
 
 	nap->woken = false;
 	if (empty_wake)
@@ -163,8 +198,17 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 		queued_ns = q1_ns != LULL_POLICY_QUEUED_NA && q1_ns >= queued_ns
 				    ? q1_ns - queued_ns
 				    : LULL_POLICY_QUEUED_NA;
+		nap->rq_base_ns = q1_ns;
+		nap->rq_waits = 0;
+	} else if (req.mode == LULL_WAIT_TIMED &&
+		   (double)(t1_tsc - t0_tsc) * nap->ns_per_tsc >
+			   (double)req.ns + (double)late_check_ns(nap)) {
+		queued_ns = queued_after(nap);
+		late_read = true;
+	} else {
+		nap->rq_waits++;
 	}
-	waited(nap, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns);
+	waited(nap, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns, late_read);
 	return true;
 }
 
@@ -181,6 +225,7 @@ yield_if_due(struct lull_nap *nap)
 	lull_yield(nap->yield_ns);
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&nap->stats[LULL_PMD_YIELDS], 1);
+	nap->rq_waits++;
 	lull_counter_add(&nap->stats[LULL_PMD_YIELD_TSC], t1_tsc - t0_tsc);
 	lull_counter_add(&nap->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
 	/* on schedule; after a long stall, a period from now */
@@ -255,6 +300,7 @@ lull_nap_park(struct lull_nap *nap)
 	}
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&nap->stats[LULL_PMD_PARKS], 1);
+	nap->rq_waits++;
 	lull_counter_add(&nap->stats[LULL_PMD_PARKED_TSC], t1_tsc - t0_tsc);
 	lull_counter_add(&nap->stats[LULL_PMD_SLEEP_TSC], t1_tsc - t0_tsc);
 	nap->prev_tsc = t1_tsc;
@@ -279,6 +325,7 @@ lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host)
 	nap->stall_cap_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
 	nap->cpu_sample_min_tsc = (uint64_t)(LULL_CPU_SAMPLE_MIN_NS / nap->ns_per_tsc);
 	nap->schedstat_fd = -1;
+	nap->rq_base_ns = LULL_POLICY_QUEUED_NA;
 	nap->ctl_fd = -1;
 	nap->waiter.ctl_fd = -1;
 	lull_hist_init(&nap->burst_pkts);
@@ -298,6 +345,7 @@ lull_nap_thread_start(struct lull_nap *nap)
 	lull_waiter_thread_init();
 	nap->cpu_sample = LULL_CPU_SAMPLE_EVERY;
 	nap->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	nap->rq_base_ns = LULL_POLICY_QUEUED_NA; /* another thread's, if any */
 	nap->prev_tsc = rte_rdtsc();
 }
 

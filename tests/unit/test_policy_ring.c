@@ -168,6 +168,8 @@ test_traffic_that_comes_on_at_once(void **state)
 		fail_msg("polled %.1f %% of the time, off-phases included", o.poll_pct);
 }
 
+static unsigned int sleeps_of(struct lull_policy *pol, uint64_t period_ns);
+
 /* period_ns apart (300 kpps: 1024 descriptors hold 3.4 ms of arrivals) after
  * `late` wakes 12 ms late: the tail rule polls once two confirm the tail,
  * unless polling itself was seen stalling that long (then polling loses too,
@@ -177,7 +179,6 @@ sleeps_at(uint64_t period_ns, unsigned int late, uint64_t stall_ns)
 {
 	static struct lull_policy pol;
 	struct lull_policy_params prm;
-	unsigned int sleeps = 0;
 
 	lull_policy_defaults(&prm, LULL_POLICY_RATE, 32, 1024);
 	lull_policy_init(&pol, &prm);
@@ -188,13 +189,23 @@ sleeps_at(uint64_t period_ns, unsigned int late, uint64_t stall_ns)
 	}
 	if (stall_ns != 0)
 		lull_cost_stall(&pol.cost, stall_ns);
+	return sleeps_of(&pol, period_ns);
+}
+
+/* A packet every period_ns for 50 ms, by rounds of 100 us; the sleeps the
+ * policy takes after the first 20 ms. */
+static unsigned int
+sleeps_of(struct lull_policy *pol, uint64_t period_ns)
+{
+	unsigned int sleeps = 0;
+
 	for (uint64_t now_ns = 0; now_ns < 50000000; now_ns += 100000) {
 		uint32_t busy = (uint32_t)(100000 / period_ns), none = 0;
 
-		lull_policy_observe(&pol, busy);
-		lull_policy_decide(&pol, now_ns);
-		lull_policy_observe(&pol, none);
-		if (lull_policy_decide(&pol, now_ns + 1000) > 0 && now_ns > 20000000)
+		lull_policy_observe(pol, busy);
+		lull_policy_decide(pol, now_ns);
+		lull_policy_observe(pol, none);
+		if (lull_policy_decide(pol, now_ns + 1000) > 0 && now_ns > 20000000)
 			sleeps++;
 	}
 	return sleeps;
@@ -251,6 +262,59 @@ test_tail_rule_host_stalls(void **state)
 		fail_msg("polling stalls 8 ms as the wakes did: only %u sleeps of 300", host);
 }
 
+/* 100 kpps into 1024 descriptors after two wakes 12 ms late, each read after
+ * the wait (nap: a wait later than the model's p99) to have spent queued_ns
+ * more in the run queue than the 50 waits since the last read did (2 us
+ * each): where another thread held the CPU for 11.9 ms of it (a polling
+ * thread waits that out too), the PMD sleeps; where the run queue explains
+ * none of it, the tail rule polls. */
+static unsigned int
+sleeps_after_queued(uint64_t queued_ns)
+{
+	static struct lull_policy pol;
+	struct lull_policy_params prm;
+	uint64_t base_ns = 5000000;
+
+	lull_policy_defaults(&prm, LULL_POLICY_RATE, 32, 1024);
+	lull_policy_init(&pol, &prm);
+	for (unsigned int i = 0; i < 400; i++) {
+		/* every 16th wait sampled: 2 us in the run queue */
+		lull_policy_slept(&pol, 50000, 90000, i % 16 == 0 ? 2000 : LULL_POLICY_QUEUED_NA);
+		if (i % 200 == 100) {
+			uint64_t now_ns = base_ns + 50 * 2000 + queued_ns;
+
+			lull_policy_slept_late(&pol, 50000, 12090000,
+				lull_cost_queued_since(&pol.cost, base_ns, now_ns, 51));
+			base_ns = now_ns;
+		}
+	}
+	return sleeps_of(&pol, 10000);
+}
+
+static void
+test_tail_rule_queued_wakes(void **state)
+{
+	unsigned int queued, own;
+
+	(void)state;
+	assert_int_equal(lull_cost_queued_since(&(struct lull_cost){.queued_mean_ns = 2000}, 100,
+				 100 + 4 * 2000 + 7000, 5),
+		7000);
+	assert_int_equal(
+		lull_cost_queued_since(&(struct lull_cost){.queued_mean_ns = 2000}, 100, 5000, 5),
+		0);
+	assert_int_equal(lull_cost_queued_since(&(struct lull_cost){0}, 100, 50, 1), 0);
+	queued = sleeps_after_queued(11900000);
+	own = sleeps_after_queued(0);
+	printf("100 kpps, two wakes 12 ms late, 11.9 ms of each in the run queue: %u sleeps; "
+	       "none of it: %u\n",
+		queued, own);
+	if (own != 0)
+		fail_msg("wakes late on their own: the tail rule let the PMD sleep %u times", own);
+	if (queued < 100)
+		fail_msg("wakes late in the run queue: only %u sleeps of 300", queued);
+}
+
 int
 main(void)
 {
@@ -260,6 +324,7 @@ main(void)
 		cmocka_unit_test(test_traffic_that_comes_on_at_once),
 		cmocka_unit_test(test_tail_rule_yields_to_polling_stalls),
 		cmocka_unit_test(test_tail_rule_host_stalls),
+		cmocka_unit_test(test_tail_rule_queued_wakes),
 	};
 
 	return cmocka_run_group_tests_name("rate policy and the ring", tests, NULL, NULL);
