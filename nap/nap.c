@@ -91,7 +91,8 @@ queued_after(struct lull_nap *nap)
 
 /* A wait ended: account it, feed the policy and its cost model, restart the
  * iteration clocks. cpu_ns: the thread's CPU during the wait, if sampled, else
- * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA. */
+ * 0; queued_ns: its run-queue delay, if measured, else LULL_POLICY_QUEUED_NA;
+ * late_read: measured after the wait only, as it was late (queued_after). */
 static void
 waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end end,
 	uint64_t t0_tsc, uint64_t t1_tsc, uint64_t cpu_ns, uint64_t queued_ns, bool late_read)

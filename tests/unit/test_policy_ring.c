@@ -168,7 +168,24 @@ test_traffic_that_comes_on_at_once(void **state)
 		fail_msg("polled %.1f %% of the time, off-phases included", o.poll_pct);
 }
 
-static unsigned int sleeps_of(struct lull_policy *pol, uint64_t period_ns);
+/* A packet every period_ns for 50 ms, by rounds of 100 us; the sleeps the
+ * policy takes after the first 20 ms. */
+static unsigned int
+sleeps_of(struct lull_policy *pol, uint64_t period_ns)
+{
+	unsigned int sleeps = 0;
+
+	for (uint64_t now_ns = 0; now_ns < 50000000; now_ns += 100000) {
+		uint32_t busy = (uint32_t)(100000 / period_ns), none = 0;
+
+		lull_policy_observe(pol, busy);
+		lull_policy_decide(pol, now_ns);
+		lull_policy_observe(pol, none);
+		if (lull_policy_decide(pol, now_ns + 1000) > 0 && now_ns > 20000000)
+			sleeps++;
+	}
+	return sleeps;
+}
 
 /* period_ns apart (300 kpps: 1024 descriptors hold 3.4 ms of arrivals) after
  * `late` wakes 12 ms late: the tail rule polls once two confirm the tail,
@@ -190,25 +207,6 @@ sleeps_at(uint64_t period_ns, unsigned int late, uint64_t stall_ns)
 	if (stall_ns != 0)
 		lull_cost_stall(&pol.cost, stall_ns);
 	return sleeps_of(&pol, period_ns);
-}
-
-/* A packet every period_ns for 50 ms, by rounds of 100 us; the sleeps the
- * policy takes after the first 20 ms. */
-static unsigned int
-sleeps_of(struct lull_policy *pol, uint64_t period_ns)
-{
-	unsigned int sleeps = 0;
-
-	for (uint64_t now_ns = 0; now_ns < 50000000; now_ns += 100000) {
-		uint32_t busy = (uint32_t)(100000 / period_ns), none = 0;
-
-		lull_policy_observe(pol, busy);
-		lull_policy_decide(pol, now_ns);
-		lull_policy_observe(pol, none);
-		if (lull_policy_decide(pol, now_ns + 1000) > 0 && now_ns > 20000000)
-			sleeps++;
-	}
-	return sleeps;
 }
 
 static unsigned int
