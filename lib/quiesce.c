@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "quiesce.h"
+
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct lull_quiesce_slot slots[LULL_QUIESCE_MAX_SLOTS];
+static atomic_bool expedited; /* membarrier's private expedited command registered */
+static _Atomic uint64_t n_periods, n_timeouts, longest_ns;
+static _Thread_local struct lull_quiesce_slot *self;
+
+/* Between two looks at a slot that is still inside a driver call. */
+#define LOOK_NS 20000
+/* Without membarrier: how long a slot must read the same even count before it
+ * is taken as waiting (a store of an odd count may sit that long in a store
+ * buffer while the thread already reads the driver's flag; in practice < 1 us). */
+#define SETTLE_NS 20000
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+pause_ns(uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+
+	nanosleep(&ts, NULL);
+}
+
+static long
+membarrier(int cmd)
+{
+	return syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+int
+lull_quiesce_init(void)
+{
+	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+
+	if (cmds < 0)
+		return -errno;
+	if (!(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		return -ENOTSUP;
+	if (membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) < 0)
+		return -errno;
+	atomic_store(&expedited, true);
+	return 0;
+}
+
+struct lull_quiesce_slot *
+lull_quiesce_claim(void)
+{
+	for (unsigned int i = 0; i < LULL_QUIESCE_MAX_SLOTS; i++) {
+		int free = 0;
+
+		if (atomic_compare_exchange_strong(&slots[i].used, &free, 1)) {
+			/* even: a thread that has not started reads nothing */
+			uint64_t v = atomic_load(&slots[i].seq);
+
+			atomic_store(&slots[i].seq, v + (v & 1));
+			return &slots[i];
+		}
+	}
+	return NULL;
+}
+
+void
+lull_quiesce_release(struct lull_quiesce_slot *s)
+{
+	if (s != NULL)
+		atomic_store(&s->used, 0);
+}
+
+static void
+note(uint64_t waited_ns, bool timed_out)
+{
+	uint64_t l = atomic_load(&longest_ns);
+
+	atomic_fetch_add(&n_periods, 1);
+	if (timed_out)
+		atomic_fetch_add(&n_timeouts, 1);
+	while (waited_ns > l && !atomic_compare_exchange_weak(&longest_ns, &l, waited_ns))
+		;
+}
+
+void
+lull_quiesce_set_self(struct lull_quiesce_slot *s)
+{
+	self = s;
+}
+
+int64_t
+lull_quiesce_wait(uint64_t max_ns)
+{
+	uint64_t snap[LULL_QUIESCE_MAX_SLOTS];
+	bool pending[LULL_QUIESCE_MAX_SLOTS];
+	uint64_t t0_ns = now_ns();
+	bool fenced = false;
+	unsigned int n_pending = 0;
+
+	/* The driver's flag, stored before this call, is seen by every thread
+	 * from here: a thread's next look at it finds it cleared. membarrier
+	 * makes each running thread pass a full fence, so a count it stored
+	 * before reading the flag is visible below too. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load(&expedited))
+		fenced = membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0;
+	for (unsigned int i = 0; i < LULL_QUIESCE_MAX_SLOTS; i++) {
+		pending[i] = false;
+		if (&slots[i] == self || !atomic_load(&slots[i].used))
+			continue;
+		snap[i] = atomic_load_explicit(&slots[i].seq, memory_order_acquire);
+		/* odd: inside a driver call, perhaps past the flag; even: waiting
+		 * (fenced), or waiting once the count holds still (not fenced) */
+		pending[i] = (snap[i] & 1) || !fenced;
+		n_pending += pending[i];
+	}
+	if (!fenced && n_pending > 0)
+		pause_ns(SETTLE_NS);
+	while (n_pending > 0) {
+		for (unsigned int i = 0; i < LULL_QUIESCE_MAX_SLOTS; i++) {
+			if (!pending[i])
+				continue;
+			uint64_t v = atomic_load_explicit(&slots[i].seq, memory_order_acquire);
+			/* moved on: the iteration that was inside ended (its reads come
+			 * before the store of the new count); or it held still, even */
+			if (v != snap[i] || !(v & 1) || !atomic_load(&slots[i].used)) {
+				pending[i] = false;
+				n_pending--;
+			}
+		}
+		if (n_pending == 0)
+			break;
+		if (now_ns() - t0_ns >= max_ns) {
+			note(now_ns() - t0_ns, true);
+			return -ETIMEDOUT;
+		}
+		pause_ns(LOOK_NS);
+	}
+	uint64_t waited_ns = now_ns() - t0_ns;
+
+	note(waited_ns, false);
+	return (int64_t)waited_ns;
+}
+
+void
+lull_quiesce_stats(struct lull_quiesce_stats *out)
+{
+	out->periods = atomic_load(&n_periods);
+	out->longest_ns = atomic_load(&longest_ns);
+	out->timeouts = atomic_load(&n_timeouts);
+}
