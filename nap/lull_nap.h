@@ -124,6 +124,10 @@ struct lull_nap {
 	struct lull_nap_host host;
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the conf's, with the queues attached */
+	/** The thread's grace-period slot (lib/quiesce.h): its own qs_own unless the
+	 * host gave it one that a driver's teardown waits on (lull_nap_set_quiesce) */
+	struct lull_quiesce_slot *qs;
+	struct lull_quiesce_slot qs_own;
 
 	/* Counters: written by the polling thread, read by any. Own cache line. */
 	alignas(LULL_NAP_CACHE_LINE) lull_counter_t stats[LULL_PMD_N_STATS];
@@ -148,6 +152,14 @@ void lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host);
  */
 int lull_nap_conf_defaults(struct lull_nap_conf *conf, struct lull_waiter *waiter, uint32_t burst,
 	uint32_t min_ring, char *err, size_t errlen);
+
+/**
+ * Give the thread a grace-period slot that lull_quiesce_wait() watches (any
+ * thread, before the polling thread runs): its waits, park and yields then
+ * mark it outside any driver call, and the host calls lull_quiesce_pass()
+ * once an iteration. NULL: its own slot, which nobody watches.
+ */
+void lull_nap_set_quiesce(struct lull_nap *nap, struct lull_quiesce_slot *qs);
 
 /**
  * On the polling thread, before its first poll: block asynchronous signals

@@ -223,7 +223,9 @@ yield_if_due(struct lull_nap *nap)
 	if (!lull_yield_due(nap->yield_period_tsc, nap->next_yield_tsc, t0_tsc))
 		return false;
 	nap->host.flush(nap->host.ctx);
+	lull_quiesce_offline(nap->qs);
 	lull_yield(nap->yield_ns);
+	lull_quiesce_online(nap->qs);
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&nap->stats[LULL_PMD_YIELDS], 1);
 	nap->rq_waits++;
@@ -293,12 +295,14 @@ lull_nap_park(struct lull_nap *nap)
 	const struct timespec step = {.tv_sec = 0, .tv_nsec = 100000000L};
 
 	nap->host.flush(nap->host.ctx);
+	lull_quiesce_offline(nap->qs);
 	if (nap->ctl_fd >= 0) {
 		if (poll(&pfd, 1, -1) > 0 && read(nap->ctl_fd, &count, sizeof(count)) < 0)
 			count = 0; /* EAGAIN: another reader took it */
 	} else {
 		nanosleep(&step, NULL);
 	}
+	lull_quiesce_online(nap->qs);
 	t1_tsc = rte_rdtsc();
 	lull_counter_add(&nap->stats[LULL_PMD_PARKS], 1);
 	nap->rq_waits++;
@@ -329,6 +333,7 @@ lull_nap_init(struct lull_nap *nap, const struct lull_nap_host *host)
 	nap->rq_base_ns = LULL_POLICY_QUEUED_NA;
 	nap->ctl_fd = -1;
 	nap->waiter.ctl_fd = -1;
+	nap->qs = nap->waiter.qs = &nap->qs_own;
 	lull_hist_init(&nap->burst_pkts);
 	lull_hist_init(&nap->sleep_ns);
 }
@@ -348,11 +353,21 @@ lull_nap_thread_start(struct lull_nap *nap)
 	nap->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	nap->rq_base_ns = LULL_POLICY_QUEUED_NA; /* another thread's, if any */
 	nap->prev_tsc = rte_rdtsc();
+	lull_quiesce_set_self(nap->qs);
+	lull_quiesce_online(nap->qs);
+}
+
+void
+lull_nap_set_quiesce(struct lull_nap *nap, struct lull_quiesce_slot *qs)
+{
+	nap->qs = nap->waiter.qs = qs != NULL ? qs : &nap->qs_own;
 }
 
 void
 lull_nap_thread_stop(struct lull_nap *nap)
 {
+	lull_quiesce_offline(nap->qs);
+	lull_quiesce_set_self(NULL);
 	lull_waiter_detach(&nap->waiter);
 	if (nap->schedstat_fd >= 0)
 		close(nap->schedstat_fd);
@@ -374,6 +389,7 @@ lull_nap_load(struct lull_nap *nap, const struct lull_nap_conf *conf,
 	nap->on = conf->policy.kind != LULL_POLICY_OFF;
 	nap->max_sleep_ns = conf->policy.max_sleep_ns;
 	nap->waiter = *conf->waiter;
+	nap->waiter.qs = nap->qs;
 	if (nap->on && nap->waiter.kind == LULL_WAKE_NANOSLEEP)
 		prctl(PR_SET_TIMERSLACK, (unsigned long)conf->timer_slack_ns, 0, 0, 0);
 	nap->intr_after_ns = conf->intr_after_ns;

@@ -263,12 +263,14 @@ lull_waiter_detach(struct lull_waiter *w)
 }
 
 static void
-wait_nanosleep(uint64_t ns)
+wait_nanosleep(const struct lull_waiter *w, uint64_t ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
 
+	lull_quiesce_offline(w->qs);
 	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+	lull_quiesce_online(w->qs);
 }
 
 /* Whether a monitored descriptor says a packet landed (its callback would abort). */
@@ -305,7 +307,7 @@ wait_monitor(struct lull_waiter *w, uint64_t ns)
 
 	for (unsigned int i = 0; i < w->n_queues; i++) {
 		if (rte_eth_get_monitor_addr(w->queues[i].port, w->queues[i].queue, &pmc[i]) != 0) {
-			wait_nanosleep(ns);
+			wait_nanosleep(w, ns);
 			return;
 		}
 	}
@@ -345,7 +347,7 @@ wait_timed(struct lull_waiter *w, uint64_t ns)
 		return;
 	}
 	if (w->kind == LULL_WAKE_NANOSLEEP && !(w->tpause_short && ns < LULL_TPAUSE_MAX_NS)) {
-		wait_nanosleep(ns);
+		wait_nanosleep(w, ns);
 		return;
 	}
 	deadline_tsc = rte_rdtsc() + ns * w->tsc_hz / 1000000000;
@@ -388,7 +390,11 @@ wait_intr(const struct lull_waiter *w, const struct lull_wait_req *req)
 		kick(w);
 	if (req->recheck(req->ctx) == 0) {
 		struct rte_epoll_event ev[8];
-		int k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, w->intr_wait_max_ms);
+		int k;
+
+		lull_quiesce_offline(w->qs);
+		k = rte_epoll_wait(RTE_EPOLL_PER_THREAD, ev, 8, w->intr_wait_max_ms);
+		lull_quiesce_online(w->qs);
 
 		end = k > 0 ? LULL_WAIT_WOKEN : LULL_WAIT_TIMEOUT;
 		for (int i = 0; i < k; i++)
@@ -430,7 +436,7 @@ wait_injected(struct lull_waiter *w, const struct lull_wait_req *req)
 		end = wait_intr(w, req);
 		if (end == LULL_WAIT_RECHECK)
 			return end;
-		wait_nanosleep(late_ns);
+		wait_nanosleep(w, late_ns);
 	} else {
 		wait_timed(w, req->ns + late_ns);
 	}

@@ -38,6 +38,7 @@
 #include <rte_epoll.h>
 
 #include "wake.h"
+#include "quiesce.h"
 #include "slowwake.h"
 
 #define LULL_TPAUSE_MAX_NS 50000
@@ -84,6 +85,9 @@ struct lull_waiter {
 	/** --wake-inject: a slow machine's lateness and CPU added to every wait */
 	bool inject_on;
 	struct lull_slowwake inject;
+	/** The polling thread's grace-period slot (lib/quiesce.h): even while a
+	 * wait blocks in the kernel, where the thread reads no driver's memory */
+	struct lull_quiesce_slot *qs;
 };
 
 enum lull_wait_mode {
