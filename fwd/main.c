@@ -30,6 +30,7 @@
 #include "pm_qos.h"
 #include "setup.h"
 #include "stats.h"
+#include "teardown_guard.h"
 #include "telemetry.h"
 #include "topology.h"
 
@@ -149,9 +150,13 @@ shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_fina
 	stop_pmds(fwd);
 	for (unsigned int p = 0; p < fwd->n_ports; p++)
 		lull_port_poll_drops(&fwd->ports[p]); /* the last second's too */
+	int ret;
+
 	if (print_final)
 		lull_stats_print(stdout, fwd, prev, true);
-	return lull_fwd_teardown(fwd);
+	ret = lull_fwd_teardown(fwd);
+	lull_teardown_guard_report();
+	return ret;
 }
 
 int
@@ -189,6 +194,7 @@ main(int argc, char **argv)
 	eal_up = true;
 
 	lull_quit_install();
+	lull_teardown_guard_init();
 	ret = lull_fwd_setup(&fwd, err, sizeof(err));
 	if (ret == 0)
 		ret = lull_pm_qos_apply(&fwd.cfg, err, sizeof(err));

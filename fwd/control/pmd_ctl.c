@@ -136,6 +136,8 @@ lull_pmd_create(const struct lull_config *cfg, unsigned int index, struct lull_p
 			"interrupt wait within --intr-wait-max-ms only",
 			lcore, strerror(errno));
 	lull_pmd_nap_init(pmd);
+	/* a driver's teardown waits for it (teardown_guard.h); none left: it does not */
+	lull_nap_set_quiesce(&pmd->nap, lull_quiesce_claim());
 	*ret = lull_pmd_publish(pmd, params, false, 0);
 	if (*ret < 0) {
 		snprintf(err, errlen, "PMD on lcore %u: tx buffers: %s", lcore, strerror(-*ret));
@@ -254,6 +256,8 @@ lull_pmd_free(struct lull_pmd *pmd)
 	rte_free((void *)(uintptr_t)pmd->ctl_params);
 	if (pmd->ctl_fd >= 0)
 		close(pmd->ctl_fd);
+	if (pmd->nap.qs != &pmd->nap.qs_own)
+		lull_quiesce_release(pmd->nap.qs);
 	rte_free(pmd);
 }
 

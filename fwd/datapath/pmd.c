@@ -301,6 +301,8 @@ lull_pmd_run(void *arg)
 	reload(pmd, atomic_load_explicit(&pmd->next, memory_order_acquire));
 	pmd->nap.prev_tsc = pmd->flushed_tsc = rte_rdtsc();
 	for (;;) {
+		/* what the last iteration read of a driver is done with (lib/quiesce.h) */
+		lull_quiesce_pass(pmd->nap.qs);
 		if (unlikely(pmd->n_rxqs == 0)) { /* 0. parked until control says */
 			lull_nap_park(&pmd->nap);
 			pmd->flushed_tsc = pmd->nap.prev_tsc;

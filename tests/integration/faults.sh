@@ -7,7 +7,9 @@
 #     50 kpps: lull keeps running and the other pair, under load all along,
 #     loses nothing;
 #  3. lull receives SIGTERM while traffic flows: it stops cleanly (exit 0,
-#     every mbuf back) and its final stats add up (rx = tx + dropped).
+#     every mbuf back) and its final stats add up (rx = tx + dropped);
+#  and net_memif's teardowns, as each generator left, waited for the PMDs
+#  to leave their polls (a grace period, fwd/control/teardown_guard.h).
 . "$(dirname "$0")/lib.sh"
 LULL_GEN=${LULL_GEN_OVERRIDE:-${LULL_GEN:?set LULL_GEN to the lull-gen binary}}
 
@@ -94,6 +96,13 @@ grep -q "mbufs: all [0-9]* back in the pool" "$T_DIR/lull.log" || die "mbufs not
 rx=$(lull_total "$T_DIR/lull.log" 5) tx=$(lull_total "$T_DIR/lull.log" 6) drop=$(lull_total "$T_DIR/lull.log" 8)
 [ "$rx" -gt 0 ] && [ "$rx" -eq $((tx + drop)) ] || die "final stats do not add up: rx $rx tx $tx dropped $drop"
 log "SIGTERM under load: exit 0, every mbuf back, rx $rx = tx $tx + dropped $drop"
+# net_memif's teardowns (the generators that left) waited for the PMDs, none
+# in vain: lull's interposed rte_intr_callback_unregister is what the driver
+# called (fwd/control/teardown_guard.h)
+tg=$(grep -o "driver teardowns that waited for the PMDs: .*" "$T_DIR/lull.log") ||
+	die "no driver teardown waited for the PMDs: is rte_intr_callback_unregister exported?"
+echo "$tg" | grep -q ", 0 gave up" || die "a teardown gave up waiting: $tg"
+log "$tg"
 kill -INT "$GEN_PID" 2>/dev/null || true
 wait "$GEN_PID" 2>/dev/null || true
 log "PASS"
