@@ -6,7 +6,8 @@
 
 The sender stamps each datagram with its sequence number and CLOCK_REALTIME in
 ns; the receiver takes the kernel's receive time (SO_TIMESTAMPNS, same clock:
-one machine) and writes "seq latency_us" per datagram to OUT. `summary OUT
+one machine) and writes "seq latency_us tx_us" per datagram to OUT (tx_us: the
+sender's stamp, which tells a stall the sender shared from one on the path). `summary OUT
 COUNT` prints received, lost, p50/p90/p99/max in us. Every namespace shares the
 machine's clock, so the difference is the path between the two sockets.
 """
@@ -41,7 +42,7 @@ def recv(port, count, timeout_s, out):
             if rx_ns is None or len(data) < struct.calcsize(FMT):
                 continue
             seq, tx_ns = struct.unpack(FMT, data[: struct.calcsize(FMT)])
-            f.write(f"{seq} {(rx_ns - tx_ns) / 1000:.1f}\n")
+            f.write(f"{seq} {(rx_ns - tx_ns) / 1000:.1f} {tx_ns // 1000}\n")
             f.flush()
             got += 1
 
