@@ -2,7 +2,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim control ctl faults consolidate move_fail tsan_canary
+TSAN_TESTS ?= parse policy opt options topology portconf gen_options sim quiesce control ctl faults consolidate move_fail tsan_canary
 MESON_TEST ?= meson test --print-errorlogs
 TSAN_OPTS = halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp
 

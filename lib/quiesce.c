@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 static struct lull_quiesce_slot slots[LULL_QUIESCE_MAX_SLOTS];
 static atomic_bool expedited; /* membarrier's private expedited command registered */
 static _Atomic uint64_t n_periods, n_timeouts, longest_ns;
@@ -19,15 +21,6 @@ static _Thread_local struct lull_quiesce_slot *self;
  * is taken as waiting (a store of an odd count may sit that long in a store
  * buffer while the thread already reads the driver's flag; in practice < 1 us). */
 #define SETTLE_NS 20000
-
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void
 pause_ns(uint64_t ns)
@@ -105,7 +98,7 @@ lull_quiesce_wait(uint64_t max_ns)
 {
 	uint64_t snap[LULL_QUIESCE_MAX_SLOTS];
 	bool pending[LULL_QUIESCE_MAX_SLOTS];
-	uint64_t t0_ns = now_ns();
+	uint64_t t0_ns = lull_clock_ns(CLOCK_MONOTONIC);
 	bool fenced = false;
 	unsigned int n_pending = 0;
 
@@ -142,13 +135,13 @@ lull_quiesce_wait(uint64_t max_ns)
 		}
 		if (n_pending == 0)
 			break;
-		if (now_ns() - t0_ns >= max_ns) {
-			note(now_ns() - t0_ns, true);
+		if (lull_clock_ns(CLOCK_MONOTONIC) - t0_ns >= max_ns) {
+			note(lull_clock_ns(CLOCK_MONOTONIC) - t0_ns, true);
 			return -ETIMEDOUT;
 		}
 		pause_ns(LOOK_NS);
 	}
-	uint64_t waited_ns = now_ns() - t0_ns;
+	uint64_t waited_ns = lull_clock_ns(CLOCK_MONOTONIC) - t0_ns;
 
 	note(waited_ns, false);
 	return (int64_t)waited_ns;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "lull_nap.h"
 
+#include "clock.h"
 #include "sleepopt.h"
 #include "yield.h"
 
@@ -30,10 +31,7 @@
 static uint64_t
 thread_cpu_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return lull_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /*

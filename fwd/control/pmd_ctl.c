@@ -6,6 +6,7 @@
  */
 #include "pmd_ctl.h"
 
+#include "clock.h"
 #include "log.h"
 
 #include <errno.h>
@@ -172,10 +173,7 @@ lull_pmd_prepare(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 static uint64_t
 now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return lull_clock_ns(CLOCK_MONOTONIC);
 }
 
 bool
