@@ -2,8 +2,11 @@
 #include "quiesce.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/membarrier.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,6 +61,7 @@ lull_quiesce_claim(void)
 		int free = 0;
 
 		if (atomic_compare_exchange_strong(&slots[i].used, &free, 1)) {
+			atomic_store(&slots[i].tid, 0);
 			/* even: a thread that has not started reads nothing */
 			uint64_t v = atomic_load(&slots[i].seq);
 
@@ -91,6 +95,35 @@ void
 lull_quiesce_set_self(struct lull_quiesce_slot *s)
 {
 	self = s;
+	if (s != NULL)
+		atomic_store(&s->tid, (int)gettid());
+}
+
+/* Whether thread tid of this process sleeps in the kernel (state S of
+ * /proc/self/task/TID/stat): a poll-mode driver's calls never block, so it is
+ * inside none. Not D (a page fault in the middle of a ring read) nor T (a
+ * thread stopped anywhere). */
+static bool
+blocked(int tid)
+{
+	char path[64], buf[512];
+	const char *end;
+	ssize_t n;
+	int fd;
+
+	if (tid <= 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	end = strrchr(buf, ')'); /* the name may hold anything; the state follows it */
+	return end != NULL && end[1] == ' ' && end[2] == 'S';
 }
 
 int64_t
@@ -121,14 +154,16 @@ lull_quiesce_wait(uint64_t max_ns)
 	}
 	if (!fenced && n_pending > 0)
 		pause_ns(SETTLE_NS);
-	while (n_pending > 0) {
+	for (unsigned int look = 0; n_pending > 0; look++) {
 		for (unsigned int i = 0; i < LULL_QUIESCE_MAX_SLOTS; i++) {
 			if (!pending[i])
 				continue;
 			uint64_t v = atomic_load_explicit(&slots[i].seq, memory_order_acquire);
 			/* moved on: the iteration that was inside ended (its reads come
-			 * before the store of the new count); or it held still, even */
-			if (v != snap[i] || !(v & 1) || !atomic_load(&slots[i].used)) {
+			 * before the store of the new count); or it held still, even;
+			 * or, from the second look, its thread sleeps in the kernel */
+			if (v != snap[i] || !(v & 1) || !atomic_load(&slots[i].used) ||
+				(look > 0 && blocked(atomic_load(&slots[i].tid)))) {
 				pending[i] = false;
 				n_pending--;
 			}

@@ -32,6 +32,7 @@
 struct lull_quiesce_slot {
 	alignas(64) _Atomic uint64_t seq; /**< odd: polling; even: waiting or gone */
 	_Atomic int used;
+	_Atomic int tid; /**< its thread (lull_quiesce_set_self), 0: not known */
 };
 
 /** Counters of the grace periods taken, for the final stats. */
@@ -83,12 +84,16 @@ lull_quiesce_pass(struct lull_quiesce_slot *s)
 	atomic_store_explicit(&s->seq, v + 2, memory_order_release);
 }
 
-/** On a polling thread: its slot, which its own grace periods skip (NULL: none). */
+/** On a polling thread: its slot, which its own grace periods skip and which
+ * records the thread's id (NULL: none). */
 void lull_quiesce_set_self(struct lull_quiesce_slot *s);
 
 /**
  * Wait until every polling thread but the caller (lull_quiesce_set_self) has
- * been outside a driver call since this call began: call it after
+ * been outside a driver call since this call began - its count moved, or it
+ * was seen blocked in the kernel (state S: no poll-mode driver call blocks;
+ * a thread that polled once and then stopped, as testpmd's main thread after
+ * draining the queues, holds an odd count for good): call it after
  * the driver made its data unreachable (its flag cleared) and before it frees
  * that data. Bounded by max_ns.
  *

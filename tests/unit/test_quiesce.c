@@ -2,8 +2,9 @@
 /*
  * lib/quiesce.c: a grace period returns only once every polling thread that
  * was inside a driver call has left it; a waiting thread, the caller's own
- * slot and a released slot hold nothing up; the bound ends a grace period
- * that a thread stuck inside would hold forever. Threads play the PMDs; what
+ * slot, a released slot and a thread that polled once and now sleeps in the
+ * kernel hold nothing up; the bound ends a grace period that a thread stuck
+ * inside would hold forever. Threads play the PMDs; what
  * is asserted is order (what a thread did before the wait returned), never
  * how long anything took.
  */
@@ -25,12 +26,15 @@
 
 enum step { START, INSIDE, GO, LEFT, DONE };
 
-/* One PMD's script: inside a driver call (online) or waiting (offline) until
- * the test says go, then out of the call (passes an iteration, or stays
- * offline), then done. */
+/* One PMD's script: inside a driver call (online, spinning: a poll-mode call
+ * never blocks), waiting (offline), or online but asleep in the kernel (a
+ * thread that polled once and stopped) until the test says go, then out of
+ * the call (passes an iteration, or stays offline), then done. */
+enum kind { POLLING, WAITING, STOPPED_POLLING };
+
 struct pmd {
 	struct lull_quiesce_slot *slot;
-	bool offline;           /* waits (offline) rather than polls */
+	enum kind kind;
 	_Atomic enum step step; /* the thread's progress; GO is the test's */
 	pthread_t tid;
 };
@@ -50,13 +54,14 @@ pmd_run(void *arg)
 
 	lull_quiesce_set_self(p->slot);
 	lull_quiesce_online(p->slot);
-	if (p->offline)
+	if (p->kind == WAITING)
 		lull_quiesce_offline(p->slot);
 	atomic_store(&p->step, INSIDE);
 	while (atomic_load(&p->step) != GO)
-		nap_ms(1);
+		if (p->kind != POLLING)
+			nap_ms(1);
 	atomic_store(&p->step, LEFT); /* done with the driver's memory */
-	if (!p->offline)
+	if (p->kind != WAITING)
 		lull_quiesce_pass(p->slot);
 	while (atomic_load(&p->step) != DONE)
 		nap_ms(1);
@@ -65,11 +70,11 @@ pmd_run(void *arg)
 }
 
 static void
-pmd_start(struct pmd *p, bool offline)
+pmd_start(struct pmd *p, enum kind kind)
 {
 	p->slot = lull_quiesce_claim();
 	assert_non_null(p->slot);
-	p->offline = offline;
+	p->kind = kind;
 	atomic_store(&p->step, START);
 	assert_int_equal(pthread_create(&p->tid, NULL, pmd_run, p), 0);
 	while (atomic_load(&p->step) != INSIDE)
@@ -103,20 +108,24 @@ release_later(void *arg)
 static void
 test_waits_for_a_thread_inside(void **state)
 {
-	struct pmd polling, sleeping;
+	struct pmd polling, sleeping, stopped;
 	pthread_t t;
 
 	(void)state;
-	pmd_start(&polling, false);
-	pmd_start(&sleeping, true);
+	pmd_start(&polling, POLLING);
+	pmd_start(&sleeping, WAITING);
+	pmd_start(&stopped, STOPPED_POLLING);
 	assert_int_equal(pthread_create(&t, NULL, release_later, &polling), 0);
 	assert_true(lull_quiesce_wait(10 * SECOND_NS) >= 0);
-	/* the polling one had left its call; the sleeping one was never waited for */
+	/* the polling one had left its call; the sleeping one and the one asleep
+	 * in the kernel were never waited for */
 	assert_int_equal(atomic_load(&polling.step), LEFT);
 	assert_int_equal(atomic_load(&sleeping.step), INSIDE);
+	assert_int_equal(atomic_load(&stopped.step), INSIDE);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	pmd_end(&polling);
 	pmd_end(&sleeping);
+	pmd_end(&stopped);
 }
 
 static void
@@ -127,7 +136,7 @@ test_bound_and_stats(void **state)
 
 	(void)state;
 	lull_quiesce_stats(&a);
-	pmd_start(&stuck, false);
+	pmd_start(&stuck, POLLING);
 	assert_int_equal(lull_quiesce_wait(20000000), -ETIMEDOUT);
 	lull_quiesce_stats(&b);
 	assert_int_equal(b.periods, a.periods + 1);
