@@ -122,6 +122,28 @@ lull_nap_port_intr(uint16_t port, bool on)
 	pthread_mutex_unlock(&attach_lock);
 }
 
+/* A host thread that exits waits no more and reads no driver's memory: a
+ * driver's teardown (teardown.h) does not wait for it. */
+static pthread_key_t thr_key;
+static bool thr_key_ok;
+static pthread_once_t thr_key_once = PTHREAD_ONCE_INIT;
+
+static void
+thr_exit(void *arg)
+{
+	struct lull_nap_thr *t = arg;
+
+	lull_quiesce_offline(t->nap.qs);
+	if (t->nap.qs != &t->nap.qs_own)
+		lull_quiesce_release(t->nap.qs);
+}
+
+static void
+thr_key_make(void)
+{
+	thr_key_ok = pthread_key_create(&thr_key, thr_exit) == 0;
+}
+
 /* A thread's engine, made at its first poll of an attached queue. */
 static struct lull_nap_thr *
 thr_new(void)
@@ -142,10 +164,15 @@ thr_new(void)
 		return NULL;
 	}
 	lull_nap_init(&t->nap, &host);
+	/* a driver's teardown waits for its round to end (teardown.h) */
+	lull_nap_set_quiesce(&t->nap, lull_quiesce_claim());
 	t->index = i;
 	t->tid = (uint64_t)pthread_self();
 	t->start_tsc = rte_rdtsc();
 	lull_nap_thread_start(&t->nap);
+	pthread_once(&thr_key_once, thr_key_make);
+	if (thr_key_ok)
+		pthread_setspecific(thr_key, t);
 	__atomic_store_n(&lull_nap_thrs[i], t, __ATOMIC_RELEASE);
 	__atomic_store_n(&lull_nap_n_thrs, i + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&attach_lock);
@@ -354,6 +381,8 @@ round_over(
 {
 	uint64_t now_tsc;
 
+	/* the driver calls of the round before are over (lib/quiesce.h) */
+	lull_quiesce_pass(t->nap.qs);
 	/* other sources than last loaded (a queue moved here or away): load with
 	 * them, for their interrupts (as many: here; the same number of others:
 	 * at housekeeping) */
@@ -440,6 +469,7 @@ polled(struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
 			return round_over(t, q, key, n, max_pkts);
 		t->unread++;
 		t->rounds++;
+		lull_quiesce_pass(t->nap.qs);
 		t->n_round = 0;
 		t->round_rx = 0;
 		break;

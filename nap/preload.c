@@ -15,7 +15,10 @@
  *  - inside ovs-vswitchd, every wait is bounded at OVS_WAIT_CAP_NS, below the
  *    10 ms in which OVS expects each PMD thread to quiesce its RCU;
  *  - nanosleep() on a thread lull already sleeps on: the host sleeps on its own
- *    too (OVS's other_config:pmd-maxsleep), said once.
+ *    too (OVS's other_config:pmd-maxsleep), said once;
+ *  - rte_intr_callback_unregister() (nap/teardown.c, linked in whole): a
+ *    driver that tears down memory the polling threads read (net_memif as its
+ *    peer leaves) waits for each thread lull sleeps to end its round.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -28,6 +31,7 @@
 #include <rte_vhost.h>
 
 #include "lull_nap_attach.h"
+#include "teardown.h"
 
 /* Below OVS's 10 ms RCU quiesce interval (ovs-rcu: "blocked ... waiting for pmd"). */
 #define OVS_WAIT_CAP_NS 9000000u
@@ -52,6 +56,17 @@ real(const char *name)
 	return (dev_fn *)real_sym(name);
 }
 
+/* At exit: what the teardown guard did, when anything (teardown.h). */
+__attribute__((destructor)) static void
+preload_fini(void)
+{
+	char what[128];
+
+	if (lull_teardown_describe(what, sizeof(what)))
+		fprintf(stderr, "lull: driver teardowns that waited for the polling threads: %s\n",
+			what);
+}
+
 __attribute__((constructor)) static void
 preload_init(void)
 {
@@ -68,6 +83,9 @@ preload_init(void)
 		fprintf(stderr, "lull: LULL_OPTS: %s\n", err);
 		exit(EXIT_FAILURE);
 	}
+	/* this module's rte_intr_callback_unregister comes before DPDK's: a
+	 * driver's teardown waits for the threads lull sleeps (teardown.h) */
+	(void)lull_teardown_init();
 	if (lull_nap_attach_register_telemetry() < 0)
 		fprintf(stderr, "lull: /lull/nap not registered in telemetry\n");
 	if (strncmp(program_invocation_short_name, "ovs-vswitchd", 12) == 0) {

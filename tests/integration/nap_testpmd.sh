@@ -165,6 +165,12 @@ sleep 0.5
 testpmd_quit "traffic$try"
 hammers_wait
 log "testpmd quit while monitored: exit 0; $(cat "$T_DIR"/h[0-9].out | tr '\n' ' ')"
+# lull-gen's memif teardown in testpmd waited for the forwarding thread's
+# round, none in vain (the preload's rte_intr_callback_unregister, nap/teardown.h)
+tg=$(grep -o "driver teardowns that waited for the polling threads: .*" "$T_DIR/traffic$try.log") ||
+	die "no driver teardown in testpmd waited for the polling threads: $(tail -n 3 "$T_DIR/traffic$try.log")"
+echo "$tg" | grep -q ", 0 gave up" || die "in testpmd, a teardown gave up waiting: $tg"
+log "$tg"
 python3 - "$T_DIR/gen.json" "$T_DIR/nap2.json" <<'PY' || die "traffic check failed"
 import json, sys
 res = json.load(open(sys.argv[1]))
