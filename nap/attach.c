@@ -381,7 +381,9 @@ round_over(
 {
 	uint64_t now_tsc;
 
-	/* the driver calls of the round before are over (lib/quiesce.h) */
+	/* the driver calls of the rounds before are over (lib/quiesce.h); a
+	 * saturated thread comes here every LULL_NAP_ATTACH_UNREAD_ROUNDS rounds,
+	 * which is soon enough for a teardown and costs its rounds nothing */
 	lull_quiesce_pass(t->nap.qs);
 	/* other sources than last loaded (a queue moved here or away): load with
 	 * them, for their interrupts (as many: here; the same number of others:
@@ -469,7 +471,6 @@ polled(struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
 			return round_over(t, q, key, n, max_pkts);
 		t->unread++;
 		t->rounds++;
-		lull_quiesce_pass(t->nap.qs);
 		t->n_round = 0;
 		t->round_rx = 0;
 		break;
