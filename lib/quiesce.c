@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/membarrier.h>
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -77,6 +79,33 @@ lull_quiesce_release(struct lull_quiesce_slot *s)
 {
 	if (s != NULL)
 		atomic_store(&s->used, 0);
+}
+
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void
+at_exit(void *arg)
+{
+	lull_quiesce_offline(arg);
+	lull_quiesce_release(arg);
+}
+
+static void
+exit_key_make(void)
+{
+	exit_key_ok = pthread_key_create(&exit_key, at_exit) == 0;
+}
+
+void
+lull_quiesce_release_at_exit(struct lull_quiesce_slot *s)
+{
+	if ((uintptr_t)s - (uintptr_t)slots >= sizeof(slots))
+		return;
+	pthread_once(&exit_key_once, exit_key_make);
+	if (exit_key_ok)
+		pthread_setspecific(exit_key, s);
 }
 
 static void

@@ -55,6 +55,13 @@ struct lull_quiesce_slot *lull_quiesce_claim(void);
 /** Give a slot back once its thread has stopped (lull_quiesce_offline() done). */
 void lull_quiesce_release(struct lull_quiesce_slot *s);
 
+/**
+ * On the polling thread: when it exits, its slot goes even and back to the
+ * table (a host's thread that ends reads no driver's memory any more).
+ * Nothing for a slot not claimed from the table.
+ */
+void lull_quiesce_release_at_exit(struct lull_quiesce_slot *s);
+
 /** On the polling thread: it may now enter a driver call. */
 static inline void
 lull_quiesce_online(struct lull_quiesce_slot *s)

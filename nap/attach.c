@@ -122,28 +122,6 @@ lull_nap_port_intr(uint16_t port, bool on)
 	pthread_mutex_unlock(&attach_lock);
 }
 
-/* A host thread that exits waits no more and reads no driver's memory: a
- * driver's teardown (teardown.h) does not wait for it. */
-static pthread_key_t thr_key;
-static bool thr_key_ok;
-static pthread_once_t thr_key_once = PTHREAD_ONCE_INIT;
-
-static void
-thr_exit(void *arg)
-{
-	struct lull_nap_thr *t = arg;
-
-	lull_quiesce_offline(t->nap.qs);
-	if (t->nap.qs != &t->nap.qs_own)
-		lull_quiesce_release(t->nap.qs);
-}
-
-static void
-thr_key_make(void)
-{
-	thr_key_ok = pthread_key_create(&thr_key, thr_exit) == 0;
-}
-
 /* A thread's engine, made at its first poll of an attached queue. */
 static struct lull_nap_thr *
 thr_new(void)
@@ -170,9 +148,7 @@ thr_new(void)
 	t->tid = (uint64_t)pthread_self();
 	t->start_tsc = rte_rdtsc();
 	lull_nap_thread_start(&t->nap);
-	pthread_once(&thr_key_once, thr_key_make);
-	if (thr_key_ok)
-		pthread_setspecific(thr_key, t);
+	lull_quiesce_release_at_exit(t->nap.qs); /* a host thread may end */
 	__atomic_store_n(&lull_nap_thrs[i], t, __ATOMIC_RELEASE);
 	__atomic_store_n(&lull_nap_n_thrs, i + 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&attach_lock);

@@ -3,7 +3,8 @@
  * lib/quiesce.c: a grace period returns only once every polling thread that
  * was inside a driver call has left it; a waiting thread, the caller's own
  * slot, a released slot and a thread that polled once and now sleeps in the
- * kernel hold nothing up; the bound ends a grace period that a thread stuck
+ * kernel hold nothing up, nor one that ended (its slot goes back); the
+ * bound ends a grace period that a thread stuck
  * inside would hold forever. Threads play the PMDs; what
  * is asserted is order (what a thread did before the wait returned), never
  * how long anything took.
@@ -162,6 +163,33 @@ test_own_slot_skipped(void **state)
 	lull_quiesce_release(mine);
 }
 
+/* A thread that ends inside its poll: its slot goes even and back. */
+static void *
+ends_inside(void *arg)
+{
+	struct lull_quiesce_slot *s = arg;
+
+	lull_quiesce_set_self(s);
+	lull_quiesce_online(s);
+	lull_quiesce_release_at_exit(s);
+	return NULL;
+}
+
+static void
+test_released_at_exit(void **state)
+{
+	struct lull_quiesce_slot *s = lull_quiesce_claim();
+	pthread_t t;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(pthread_create(&t, NULL, ends_inside, s), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(atomic_load(&s->used), 0);
+	assert_int_equal(atomic_load(&s->seq) & 1, 0);
+	assert_true(lull_quiesce_wait(10 * SECOND_NS) >= 0);
+}
+
 static void
 test_claim_all(void **state)
 {
@@ -188,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_waits_for_a_thread_inside),
 		cmocka_unit_test(test_bound_and_stats),
 		cmocka_unit_test(test_own_slot_skipped),
+		cmocka_unit_test(test_released_at_exit),
 		cmocka_unit_test(test_claim_all),
 	};
 
