@@ -61,9 +61,11 @@ ovs_start() {
 	local args=()
 	for kv in "${!oc[@]}"; do args+=("other_config:$kv=${oc[$kv]}"); done
 	ovs_vsctl --no-wait set Open_vSwitch . "${args[@]}" || return 1
+	# --mlockall as Debian's ovs-ctl starts it (its 4-KB DPDK memory stays
+	# out of reach of a reclaim such as this VM's DAMON pageout scheme)
 	LD_PRELOAD=$pre h_bg "$name" "${OVS_ENV[@]}" "$OVS_VSWITCHD" "unix:$OVS_DIR/db.sock" \
 		--unixctl="$OVS_DIR/vswitchd.ctl" --log-file="$OVS_DIR/vswitchd.log" -vconsole:off \
-		--pidfile="$OVS_DIR/vswitchd.pid"
+		--pidfile="$OVS_DIR/vswitchd.pid" --mlockall
 	OVS_PID=$H_PID
 	for _ in $(seq 300); do
 		[ "$(ovs_vsctl get Open_vSwitch . dpdk_initialized 2>/dev/null)" = true ] && return 0
