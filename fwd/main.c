@@ -147,11 +147,11 @@ run_until_signal(struct lull_fwd *fwd, struct lull_stats_prev *prev)
 static int
 shutdown_all(struct lull_fwd *fwd, struct lull_stats_prev *prev, bool print_final)
 {
+	int ret;
+
 	stop_pmds(fwd);
 	for (unsigned int p = 0; p < fwd->n_ports; p++)
 		lull_port_poll_drops(&fwd->ports[p]); /* the last second's too */
-	int ret;
-
 	if (print_final)
 		lull_stats_print(stdout, fwd, prev, true);
 	ret = lull_fwd_teardown(fwd);

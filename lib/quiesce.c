@@ -74,10 +74,17 @@ lull_quiesce_claim(void)
 	return NULL;
 }
 
+/* A slot of the table (not NULL, not a thread's own slot outside it). */
+static bool
+in_table(const struct lull_quiesce_slot *s)
+{
+	return (uintptr_t)s - (uintptr_t)slots < sizeof(slots);
+}
+
 void
 lull_quiesce_release(struct lull_quiesce_slot *s)
 {
-	if (s != NULL)
+	if (in_table(s))
 		atomic_store(&s->used, 0);
 }
 
@@ -101,7 +108,7 @@ exit_key_make(void)
 void
 lull_quiesce_release_at_exit(struct lull_quiesce_slot *s)
 {
-	if ((uintptr_t)s - (uintptr_t)slots >= sizeof(slots))
+	if (!in_table(s))
 		return;
 	pthread_once(&exit_key_once, exit_key_make);
 	if (exit_key_ok)

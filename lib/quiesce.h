@@ -52,7 +52,8 @@ int lull_quiesce_init(void);
 /** Claim a free slot (control plane, before the thread runs); NULL if none. */
 struct lull_quiesce_slot *lull_quiesce_claim(void);
 
-/** Give a slot back once its thread has stopped (lull_quiesce_offline() done). */
+/** Give a slot back once its thread has stopped (lull_quiesce_offline() done);
+ * nothing for NULL or a slot not claimed from the table. */
 void lull_quiesce_release(struct lull_quiesce_slot *s);
 
 /**

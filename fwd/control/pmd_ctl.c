@@ -254,8 +254,7 @@ lull_pmd_free(struct lull_pmd *pmd)
 	rte_free((void *)(uintptr_t)pmd->ctl_params);
 	if (pmd->ctl_fd >= 0)
 		close(pmd->ctl_fd);
-	if (pmd->nap.qs != &pmd->nap.qs_own)
-		lull_quiesce_release(pmd->nap.qs);
+	lull_quiesce_release(pmd->nap.qs);
 	rte_free(pmd);
 }
 

@@ -193,7 +193,7 @@ test_released_at_exit(void **state)
 static void
 test_claim_all(void **state)
 {
-	struct lull_quiesce_slot *s[LULL_QUIESCE_MAX_SLOTS];
+	struct lull_quiesce_slot *s[LULL_QUIESCE_MAX_SLOTS], own = {0};
 
 	(void)state;
 	for (unsigned int i = 0; i < LULL_QUIESCE_MAX_SLOTS; i++) {
@@ -202,6 +202,11 @@ test_claim_all(void **state)
 		/* a claimed slot starts even: its thread has not started */
 		assert_int_equal(atomic_load(&s[i]->seq) & 1, 0);
 	}
+	assert_null(lull_quiesce_claim());
+	/* giving back what is not the table's frees nothing (a PMD whose
+	 * engine kept its own slot, or none) */
+	lull_quiesce_release(&own);
+	lull_quiesce_release(NULL);
 	assert_null(lull_quiesce_claim());
 	lull_quiesce_release(s[7]);
 	assert_ptr_equal(lull_quiesce_claim(), s[7]);
