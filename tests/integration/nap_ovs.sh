@@ -145,6 +145,12 @@ ovs_stop || die "ovs-vswitchd with lull did not exit on ovs-appctl exit"
 [ "$H_RC" -eq 0 ] || die "ovs-vswitchd exited with $H_RC"
 ! grep -q "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" ||
 	die "OVS: $(grep "waiting for pmd.* to quiesce" "$OVS_DIR/vswitchd.log" | head -n 2)"
+# each lull-gen that left took its memif connection with it: OVS's memif
+# teardowns waited for the PMD threads' rounds, none in vain (nap/teardown.h)
+tg=$(grep -o "driver teardowns that waited for the polling threads: .*" "$T_DIR/lull.log") ||
+	die "no driver teardown in OVS waited for the PMD threads: $(tail -n 3 "$T_DIR/lull.log")"
+echo "$tg" | grep -q ", 0 gave up" || die "in OVS, a teardown gave up waiting: $tg"
+log "$tg"
 
 # 6. vhost-user: lull-gen's virtio-user port sends to OVS's vhost port, which
 # OVS's PMD polls with rte_vhost_dequeue_burst (no rx callback sees it), and
