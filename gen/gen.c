@@ -8,6 +8,7 @@
 #include <rte_ethdev.h>
 
 #include "pace.h"
+#include "quiesce.h"
 
 static void
 rx_one(struct gen *g, struct rte_mbuf *m, uint64_t now_tsc)
@@ -69,6 +70,8 @@ poll_port(struct gen *g, uint16_t port)
 static void
 poll_rx(struct gen *g)
 {
+	/* the bursts before are over (lib/quiesce.h) */
+	lull_quiesce_pass(g->qs);
 	poll_port(g, g->rx_port);
 	if (g->tx_port != g->rx_port)
 		poll_port(g, g->tx_port); /* anything coming back the other way is counted too */
@@ -160,8 +163,14 @@ run_phase(struct gen *g, unsigned int i)
 void
 gen_run(struct gen *g)
 {
+	static struct lull_quiesce_slot own; /* no slot left: none waits for it */
 	uint64_t drain_tsc;
 
+	g->qs = lull_quiesce_claim();
+	if (g->qs == NULL)
+		g->qs = &own;
+	lull_quiesce_set_self(g->qs);
+	lull_quiesce_online(g->qs);
 	lull_seqwin_init(&g->seqwin);
 	for (unsigned int i = 0; i < g->cfg->profile.n; i++) {
 		lull_hist_init(&g->phases[i].rtt_ns);
@@ -176,4 +185,8 @@ gen_run(struct gen *g)
 	drain_tsc = rte_rdtsc() + g->tsc_hz / 1000 * g->cfg->drain_ms;
 	while (rte_rdtsc() < drain_tsc)
 		poll_rx(g);
+	lull_quiesce_offline(g->qs);
+	lull_quiesce_set_self(NULL);
+	lull_quiesce_release(g->qs);
+	g->qs = NULL;
 }

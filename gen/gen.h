@@ -18,6 +18,8 @@
 #include "pkt.h"
 #include "seqwin.h"
 
+struct lull_quiesce_slot;
+
 struct gen_phase_stats {
 	uint64_t tx;         /**< packets the port accepted */
 	uint64_t tx_refused; /**< packets the port refused (freed, not sent) */
@@ -52,6 +54,9 @@ struct gen {
 	uint64_t too_old;               /**< ours but older than the sequence window */
 	uint64_t rx_queue[GEN_MAX_RXQ]; /**< frames each rx queue of the rx port gave */
 	unsigned int n_done; /**< phases run (fewer than the profile when stopped early) */
+	/** this thread's grace-period slot while it polls (lib/quiesce.h): a
+	 * driver's teardown (its peer left) waits for the burst it is in */
+	struct lull_quiesce_slot *qs;
 	struct lull_seqwin seqwin;
 	struct gen_phase_stats phases[LULL_MAX_PHASES];
 };

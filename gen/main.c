@@ -23,6 +23,7 @@
 #include "port.h"
 #include "app.h"
 #include "report.h"
+#include "teardown.h"
 
 #define GEN_LINK_WAIT_MS 10000
 
@@ -217,6 +218,12 @@ main(int argc, char **argv)
 		goto end;
 	eal_up = true;
 	lull_quit_install();
+	ret = lull_teardown_init();
+	if (ret < 0)
+		LULL_LOG(INFO,
+			"membarrier: %s; a driver's teardown waits a little longer for the "
+			"generator",
+			strerror(-ret));
 
 	g.cfg = &cfg;
 	g.quit = lull_quit_flag();
@@ -251,7 +258,12 @@ end:
 	if (err[0] != '\0')
 		fprintf(stderr, "lull-gen: error: %s\n", err);
 	status = close_ports(&g, ports, n_ports, status);
-	if (eal_up)
+	if (eal_up) {
+		char what[128];
+
+		if (lull_teardown_describe(what, sizeof(what)))
+			LULL_LOG(INFO, "driver teardowns that waited for the generator: %s", what);
 		rte_eal_cleanup();
+	}
 	return status;
 }
