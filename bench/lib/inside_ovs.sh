@@ -20,16 +20,29 @@
 #          OVS asks two rx queues per tap); the loads are pings from A to B
 #          across OVS (OVS_TAP_LOADS: every 1 and 10 ms): round-trip p50/p99
 #
-#   ovs_run CFG RUN [memif|afp|tap]   prints "idle CPU" then "LOAD CPU P50 P99
-#                     LOST OFFERED" lines (afp and tap: prefixed afp- and tap-),
-#                     or one "x REASON" line; CFG floor: no OVS, the "idle"
-#                     line of a thread that only waits 9 ms at a time (WAIT_FLOOR)
+#   ovs_run CFG RUN [memif|afp|tap]   prints "idle CPU RQ" then "LOAD CPU P50 P99
+#                     LOST OFFERED RQ" lines (afp and tap: prefixed afp- and
+#                     tap-), or one "x REASON" line; CFG floor: no OVS, the
+#                     "idle" line of a thread that only waits 9 ms at a time
+#                     (WAIT_FLOOR)
+# RQ is the PMD's run-queue wait in ms per second (schedstat's second field):
+# time it was woken, runnable, while another thread had CPU 1. A sleeping PMD
+# gives its CPU away and must get it back; what that costs at p99 is measured
+# in docs/benchmarks.md, "Where the milliseconds of p99 come from".
 OVS_LOADS=${OVS_LOADS:-rate:1k rate:10k rate:100k burst:1000/100ms}
 OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
-# pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core
+# pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core, and its
+# run-queue wait over the same SECS, ms per second
 pmd_pct() {
-	h_thread_pct "$OVS_PID" "$1" "$2" 2
+	local a b
+	a=$(cat "/proc/$OVS_PID/task/$1/schedstat") || return 1
+	sleep "$2"
+	b=$(cat "/proc/$OVS_PID/task/$1/schedstat") || return 1
+	awk -v a="$a" -v b="$b" -v s="$2" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		printf "%.2f %.2f\n", (y[1] - x[1]) * 100 / (s * 1e9), (y[2] - x[2]) / (s * 1e6)
+	}'
 }
 
 # ovs_afp_links: namespace NS_G holding one end of two veth pairs, whose other
@@ -54,7 +67,7 @@ ovs_afp_links() {
 # ovs_load TID RUN LOAD DEV: one lull-gen run of LOAD for SECS; the PMD's CPU
 # is taken over its last SECS - 1.5 s (from lull-gen's first progress line)
 ovs_load() {
-	local tid=$1 run=$2 load=$3 dev=$4 g="$H_DIR/g$2" pct gpid wrap=() vd
+	local tid=$1 run=$2 load=$3 dev=$4 g="$H_DIR/g$2" pct rq gpid wrap=() vd
 	if [ "$dev" = afp ]; then
 		wrap=(ip netns exec "$NS_G")
 		vd=(--vdev "net_af_packet0,iface=${H_ID}ag" --vdev "net_af_packet1,iface=${H_ID}bg" --)
@@ -68,13 +81,13 @@ ovs_load() {
 		grep -qs "^\[phase 2/2" "$g.log" && break
 		sleep 0.1
 	done
-	pct=$(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
+	read -r pct rq < <(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
 	wait "$gpid" || { echo "x lull-gen failed: $(tail -n 1 "$g.log")"; return; }
-	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" <<'PY'
+	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" "$rq" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][1]
 print(sys.argv[2], sys.argv[3], f"{p['lat_us']['p50']:.1f}", f"{p['lat_us']['p99']:.1f}", p["lost"],
-      p["offered"])
+      p["offered"], sys.argv[4])
 PY
 }
 
@@ -126,22 +139,22 @@ ovs_budget_set() {
 # ovs_ping TID LOAD: LOAD = ping:INTERVAL for SECS from namespace A to B; the
 # PMD's CPU over the middle of it, the round trips' p50/p99, pings lost
 ovs_ping() {
-	local tid=$1 load=$2 iv=${2#ping:} out="$H_DIR/ping.txt" pct ppid n
+	local tid=$1 load=$2 iv=${2#ping:} out="$H_DIR/ping.txt" pct rq ppid n
 	n=$(echo "$SECS / $iv" | bc)
 	ip netns exec "$NS_A" ping -n -i "$iv" -c "$n" -W 1 198.18.0.2 >"$out" 2>&1 &
 	ppid=$!
 	sleep 0.5
-	pct=$(pmd_pct "$tid" "$(echo "$SECS - 1" | bc)")
+	read -r pct rq < <(pmd_pct "$tid" "$(echo "$SECS - 1" | bc)")
 	wait "$ppid" || true
-	python3 - "$out" "tap-$load" "$pct" "$n" <<'PY'
+	python3 - "$out" "tap-$load" "$n" "$pct" "$rq" <<'PY'
 import re, statistics, sys
 rtt = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(sys.argv[1]).read()))
 if not rtt:
     print("x no ping answered")
     sys.exit()
 q = statistics.quantiles([r * 1000 for r in rtt], n=100) if len(rtt) > 1 else [rtt[0] * 1000] * 99
-print(sys.argv[2], sys.argv[3], f"{q[49]:.1f}", f"{q[98]:.1f}", int(sys.argv[4]) - len(rtt),
-      sys.argv[4])
+print(sys.argv[2], sys.argv[4], f"{q[49]:.1f}", f"{q[98]:.1f}", int(sys.argv[3]) - len(rtt),
+      sys.argv[3], sys.argv[5])
 PY
 }
 
@@ -219,7 +232,14 @@ def rng(k, i):
     c = [v[i] for v in vals[k]]
     return f"{min(c):g}-{max(c):g}"
 cfgs = ("lull", "match250", "match50", "ovs250", "ovs50", "ovs0", "floor")
-print(f"{'load':<24} {'config':<8} {'CPU %':>16} {'p50 us':>8} {'p99 us':>18} {'lost':>14}")
+# columns: CPU, then (loads) P50 P99 LOST OFFERED; RQ after the CPU of an idle
+# line, after OFFERED of a load's (none on the floor's line)
+BUSY = 5
+def rq(m):
+    i = BUSY if len(m) >= BUSY else 1
+    return f" {m[i]:7.2f}" if len(m) > i else f" {'-':>7}"
+print(f"{'load':<24} {'config':<8} {'CPU %':>16} {'p50 us':>8} {'p99 us':>18} {'lost':>14}"
+      f" {'rq ms/s':>7}")
 for load in loads:
     for cfg in cfgs:
         k = (cfg, load)
@@ -227,12 +247,14 @@ for load in loads:
             continue
         m = med[k]
         line = f"{load:<24} {cfg:<8} {m[0]:6.1f} ({rng(k, 0):>8})"
-        if len(m) > 1:
+        if len(m) >= BUSY:
             line += f" {m[1]:8.1f} {m[2]:7.1f} ({rng(k, 2):>9}) {m[3]:5.0f} ({rng(k, 3):>7})"
-        print(line)
+        else:
+            line += f" {'':>8} {'':>19} {'':>15}"
+        print(line + rq(m))
 def judge(mine, o, load):
     l, v = med[mine, load], med[o, load]
-    busy = len(l) > 1
+    busy = len(l) >= BUSY
     why = nocliff.worse(l[0], l[2] if busy else None, l[3] if busy else None, v[0],
                         v[2] if busy else None, v[3] if busy else None,
                         1e-4 * (v[4] if len(v) > 4 else 0))
