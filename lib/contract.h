@@ -63,7 +63,11 @@ enum lull_unit {
 		"Interrupt waits ended by the control plane.")                                     \
 	X(PARKED_TSC, "parked_cycles", "pmd_parked_seconds_total", CYCLES,                         \
 		"Time parked by consolidation (no rx queue, no timer).")                           \
-	X(PARKS, "parks", "pmd_parks_total", COUNT, "Times the PMD was parked.")
+	X(PARKS, "parks", "pmd_parks_total", COUNT, "Times the PMD was parked.")                   \
+	X(PRIO_RAISES, "wake_priority_raises", "pmd_wake_priority_raises_total", COUNT,            \
+		"Times the PMD went to SCHED_FIFO for its waits (--wake-priority).")               \
+	X(PRIO_DROPS, "wake_priority_drops", "pmd_wake_priority_drops_total", COUNT,               \
+		"Times it went back after polling without a wait (--wake-priority).")
 
 /** The cost model as the PMD last saw it: gauges. */
 #define LULL_PMD_MODEL(X)                                                                          \

@@ -20,6 +20,7 @@ struct lull_wake_opts {
 	uint32_t timer_slack_ns;            /**< --timer-slack-ns */
 	uint32_t intr_after_ms;    /**< hand over to rx interrupts after this idle; 0 = never */
 	uint32_t intr_wait_max_ms; /**< longest single wait for an rx interrupt */
+	uint32_t wake_priority;    /**< SCHED_FIFO priority while the PMD waits; 0 = none */
 };
 
 lull_opt_parse_fn lull_wake_opt_parse;
@@ -48,6 +49,11 @@ lull_opt_show_fn lull_wake_opt_show;
 			60000, LULL_NAP_STR(LULL_NAP_INTR_WAIT_MAX_MS),                            \
 			"longest single wait for an rx interrupt (a stop or a change ends one at " \
 			"once)",                                                                   \
+			fl),                                                                       \
+		LULL_OPT_UINT_ROW(type, member.wake_priority, "wake-priority", "N", 0, 99, "0",    \
+			"SCHED_FIFO priority N from each wait until the PMD has polled 1 ms "      \
+			"without one, so that its wake preempts what took its CPU (the kernel "    \
+			"may let that run to its next tick); 0 = none. Needs CAP_SYS_NICE",        \
 			fl)
 
 #endif /* LULL_WAKEOPT_H */

@@ -265,11 +265,13 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 		conf.policy.kind = LULL_POLICY_OFF; /* both checked when the options were set */
 	lull_waiter_inject(&t->waiter, &opts_locked()->wk.inject, (uint64_t)t->index + 1);
 	conf.timer_slack_ns = opts_locked()->wk.timer_slack_ns; /* opts may change once unlocked */
+	conf.wake_priority = opts_locked()->wk.wake_priority;
 	t->shown = (struct lull_nap_thr_shown){
 		.policy = conf.policy,
 		.wake = lull_waiter_describe(&t->waiter),
 		.wake_inject = lull_slowwake_name_of(&opts_locked()->wk.inject),
 		.timer_slack_ns = conf.timer_slack_ns,
+		.wake_priority = conf.wake_priority,
 		.intr_after_ns = conf.intr_after_ns,
 		.intr_wait_max_ms = (int)intr_max_ms,
 		.n_keys = n,

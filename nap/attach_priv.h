@@ -32,6 +32,7 @@ struct lull_nap_thr_shown {
 	struct lull_policy_params policy;
 	const char *wake, *wake_inject; /**< static names */
 	uint64_t timer_slack_ns;
+	uint32_t wake_priority;
 	uint64_t intr_after_ns;
 	int intr_wait_max_ms;
 	uint32_t keys[LULL_NAP_ATTACH_MAX_QUEUES]; /**< the sources it loaded with */

@@ -157,6 +157,7 @@ fill_sleep(struct rte_tel_data *c, const struct lull_nap_thr *t, unsigned int i)
 		.timer_slack_ns = sh.timer_slack_ns,
 		.intr_after_ns = sh.intr_after_ns,
 		.intr_wait_max_ms = sh.intr_wait_max_ms,
+		.wake_priority = sh.wake_priority,
 		.rx_queues = sh.n_keys,
 		.generation = sh.gen,
 		.ring_port = sh.ring_port,

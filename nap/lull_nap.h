@@ -85,6 +85,11 @@ struct lull_nap_host {
 };
 
 /** The settings of a (re)load: built on any thread, read by lull_nap_load(). */
+/** --wake-priority: a PMD that polls this long without a wait gets its own
+ * scheduling policy back (a time-sharing thread on its core waits at most
+ * about this long for it after each of its waits). */
+#define LULL_NAP_PRIO_HOLD_MS 1
+
 struct lull_nap_conf {
 	struct lull_policy_params policy; /**< lib/policy */
 	/** Its backend, from lull_waiter_init() (and lull_waiter_inject()). */
@@ -93,6 +98,7 @@ struct lull_nap_conf {
 	uint32_t timer_slack_ns; /**< the thread's timer slack with nanosleep */
 	uint32_t yield_hz;       /**< housekeeping yields per second (0 = none) */
 	uint32_t yield_us;       /**< and their length */
+	uint32_t wake_priority;  /**< --wake-priority: SCHED_FIFO from a wait on; 0 = none */
 	int ctl_fd;              /**< an eventfd that ends interrupt waits and parks, or -1 */
 	/** Start the policy afresh (another policy, other queues); else it keeps
 	 * what it learnt of the arrivals. Always at the first load. */
@@ -102,7 +108,8 @@ struct lull_nap_conf {
 struct lull_nap {
 	/* Hot state: the polling thread's. */
 	alignas(LULL_NAP_CACHE_LINE) bool on; /**< the policy is not off */
-	bool woken; /**< the last wait ended by an rx interrupt: the next decision judges it */
+	bool woken;   /**< the last wait ended by an rx interrupt: the next decision judges it */
+	bool prio_up; /**< --wake-priority: the thread runs at SCHED_FIFO since a wait */
 	uint32_t cpu_sample; /**< waits until the next whose CPU time is sampled */
 	int schedstat_fd;    /**< /proc/thread-self/schedstat, -1 if none */
 	int ctl_fd;          /**< see struct lull_nap_conf */
@@ -121,6 +128,11 @@ struct lull_nap {
 	uint64_t yield_period_tsc;   /**< 0 = no yield: one compare per housekeeping call */
 	uint64_t yield_ns;
 	uint64_t next_yield_tsc;
+	uint64_t last_wait_tsc; /**< when the last wait ended (--wake-priority's hold) */
+	uint64_t prio_hold_tsc; /**< polling this long without a wait ends the FIFO stretch */
+	int wake_prio;          /**< 0 = none, or refused */
+	int prio_orig_policy;   /**< the thread's own policy, given back at each drop */
+	bool prio_refused;      /**< the kernel said no (no CAP_SYS_NICE, no RT budget) */
 	struct lull_nap_host host;
 	struct lull_policy policy;
 	struct lull_waiter waiter; /**< the conf's, with the queues attached */
@@ -200,6 +212,15 @@ lull_nap_rx(struct lull_nap *nap, uint16_t n, uint16_t burst)
 		lull_policy_observe(&nap->policy, n);
 }
 
+/**
+ * --wake-priority: give the thread its own scheduling policy back now if a
+ * wait raised it (lull_nap_account() does after LULL_NAP_PRIO_HOLD_MS of
+ * polling without one; a host that stops running the engine on a thread
+ * calls it: a FIFO thread that polls without sleeping starves its core).
+ * The polling thread only.
+ */
+void lull_nap_prio_drop(struct lull_nap *nap);
+
 /** The iteration that ended at now_tsc (its polls brought n_rx packets): busy or idle. */
 static inline void
 lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
@@ -214,6 +235,9 @@ lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 			&nap->policy.cost, (uint64_t)((double)cycles_tsc * nap->ns_per_tsc));
 	}
 	lull_counter_add(&nap->stats[LULL_PMD_ITERATIONS], 1);
+	/* --wake-priority: polling for a while without a wait ends the FIFO stretch */
+	if (__builtin_expect(nap->prio_up, 0) && now_tsc - nap->last_wait_tsc > nap->prio_hold_tsc)
+		lull_nap_prio_drop(nap);
 	if (n_rx > 0) {
 		lull_counter_add(&nap->stats[LULL_PMD_BUSY_ITERATIONS], 1);
 		lull_counter_add(&nap->stats[LULL_PMD_BUSY_TSC], cycles_tsc);

@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,41 @@ waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end
 	nap->prev_tsc = t1_tsc;
 }
 
+/* --wake-priority: SCHED_FIFO from a wait on, so that the wake preempts what
+ * took the CPU meanwhile. A woken SCHED_OTHER PMD can wait for a kernel thread
+ * (kdamond, rcu_preempt) to reach its next tick: 2-14 ms measured
+ * (docs/benchmarks.md, "Where the milliseconds of p99 come from"). The thread
+ * gets its own policy back once it has polled prio_hold_tsc without a wait,
+ * so a PMD that stops sleeping competes as before and starves no one. One
+ * syscall at each change, none while the load stays on one side. */
+static void
+prio_raise(struct lull_nap *nap)
+{
+	struct sched_param sp = {.sched_priority = nap->wake_prio};
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+		nap->wake_prio = 0; /* EPERM: no CAP_SYS_NICE, or no RT budget in its cgroup */
+		nap->prio_refused = true;
+		return;
+	}
+	nap->prio_up = true;
+	lull_counter_add(&nap->stats[LULL_PMD_PRIO_RAISES], 1);
+}
+
+void
+lull_nap_prio_drop(struct lull_nap *nap)
+{
+	struct sched_param sp = {.sched_priority = 0};
+
+	if (!nap->prio_up)
+		return;
+	/* the thread's nice value stays what it was (sched_setscheduler keeps it) */
+	if (sched_setscheduler(0, nap->prio_orig_policy, &sp) == 0) {
+		nap->prio_up = false;
+		lull_counter_add(&nap->stats[LULL_PMD_PRIO_DROPS], 1);
+	}
+}
+
 /*
  * Phase 4: ask the policy; wait if it says so, the way it says: for an rx
  * interrupt (where every queue has one) or a timed wait with the backend.
@@ -165,6 +201,8 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	req.ns = lull_policy_decide(&nap->policy, now_ns);
 	if (req.ns == 0)
 		return false;
+	if (unlikely(nap->wake_prio != 0) && !nap->prio_up)
+		prio_raise(nap);
 	if (nap->waiter.intr_ok && !empty_wake && lull_policy_mode(&nap->policy) == LULL_MODE_INTR)
 		req.mode = LULL_WAIT_INTR;
 	else
@@ -208,6 +246,7 @@ lull_nap_decide_and_wait(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 		nap->rq_waits++;
 	}
 	waited(nap, &req, end, t0_tsc, t1_tsc, cpu0_ns, queued_ns, late_read);
+	nap->last_wait_tsc = t1_tsc;
 	return true;
 }
 
@@ -372,6 +411,40 @@ lull_nap_thread_stop(struct lull_nap *nap)
 	nap->schedstat_fd = -1;
 }
 
+/* --wake-priority at a load: only over a thread's time-sharing policy (one
+ * already real-time keeps what it has), and off with the policy. */
+static void
+prio_load(struct lull_nap *nap, uint32_t prio, uint64_t tsc_hz)
+{
+	int own;
+
+	if (prio == 0 || !nap->on) {
+		lull_nap_prio_drop(nap);
+		nap->wake_prio = 0;
+		nap->prio_refused = false;
+		return;
+	}
+	if (!nap->prio_up) {
+		own = sched_getscheduler(0);
+		if (own != SCHED_OTHER && own != SCHED_BATCH && own != SCHED_IDLE) {
+			nap->wake_prio = 0;
+			return;
+		}
+		nap->prio_orig_policy = own;
+	}
+	if (nap->prio_refused)
+		return; /* asked once per thread, not at every load */
+	nap->wake_prio = (int)prio;
+	nap->prio_hold_tsc = tsc_hz / 1000 * LULL_NAP_PRIO_HOLD_MS;
+	/* a raise at a new priority (a changed option) happens at the next wait */
+	if (nap->prio_up) {
+		struct sched_param sp = {.sched_priority = nap->wake_prio};
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+			lull_nap_prio_drop(nap);
+	}
+}
+
 int
 lull_nap_load(struct lull_nap *nap, const struct lull_nap_conf *conf,
 	const struct lull_wait_queue *q, unsigned int n, unsigned int *bad)
@@ -399,6 +472,7 @@ lull_nap_load(struct lull_nap *nap, const struct lull_nap_conf *conf,
 	nap->yield_period_tsc = conf->yield_hz ? tsc_hz / conf->yield_hz : 0;
 	nap->yield_ns = (uint64_t)conf->yield_us * 1000;
 	nap->next_yield_tsc = rte_rdtsc() + nap->yield_period_tsc;
+	prio_load(nap, conf->wake_priority, tsc_hz);
 	return ret;
 }
 

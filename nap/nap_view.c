@@ -142,6 +142,7 @@ lull_nap_tel_sleep(struct rte_tel_data *c, const struct lull_nap_settings *s, co
 	rte_tel_data_add_dict_u64(c, "drain_us", s->drain_us);
 	rte_tel_data_add_dict_u64(c, "yield_hz", s->yield_hz);
 	rte_tel_data_add_dict_u64(c, "yield_us", s->yield_us);
+	rte_tel_data_add_dict_u64(c, "wake_priority", s->wake_priority);
 	rte_tel_data_add_dict_u64(c, "rx_queues", s->rx_queues);
 	rte_tel_data_add_dict_u64(c, "generation", s->generation);
 	lull_nap_burst_view(

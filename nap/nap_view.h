@@ -91,6 +91,7 @@ struct lull_nap_settings {
 	int intr_wait_max_ms;
 	uint32_t drain_us;
 	uint32_t yield_hz, yield_us;
+	uint32_t wake_priority; /**< --wake-priority, 0 = none */
 	unsigned int rx_queues; /**< sources polled */
 	uint64_t generation;
 	uint16_t ring_port; /**< whose ring is the smallest */

@@ -155,6 +155,7 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_vie
 		.drain_us = prm->drain_us,
 		.yield_hz = prm->yield_hz,
 		.yield_us = prm->yield_us,
+		.wake_priority = prm->wake_priority,
 		.rx_queues = prm->n_rxqs,
 		.generation = prm->gen,
 		.ring_port = prm->ring_port,

@@ -63,6 +63,11 @@ check_sharing(const struct lull_config *cfg, char *err, size_t errlen)
 			"starve every other thread on its core under load, whatever its sleep "
 			"policy; give --yield-hz",
 			cfg->pmd_priority.value, cfg->pmd_lcores[0]);
+	if (cfg->pmd_priority.kind == LULL_PRIO_FIFO && cfg->wk.wake_priority != 0)
+		return lull_errf(err, errlen, -EINVAL,
+			"--wake-priority %u: the PMDs run at --pmd-priority fifo:%d already; "
+			"give one of them",
+			cfg->wk.wake_priority, cfg->pmd_priority.value);
 	return 0;
 }
 

@@ -45,6 +45,7 @@ lull_pmd_params_build(const struct lull_config *cfg, unsigned int index, uint64_
 		goto fail;
 	lull_waiter_inject(&prm->waiter, &cfg->wk.inject, (uint64_t)lcore + 1);
 	prm->timer_slack_ns = cfg->wk.timer_slack_ns;
+	prm->wake_priority = cfg->wk.wake_priority;
 	prm->drain_us = cfg->drain_us;
 	prm->yield_hz = cfg->yield_hz;
 	prm->yield_us = cfg->yield_us;

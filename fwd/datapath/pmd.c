@@ -228,6 +228,7 @@ reload(struct lull_pmd *pmd, const struct lull_pmd_params *prm)
 		.waiter = &prm->waiter,
 		.intr_after_ns = prm->intr_after_ns,
 		.timer_slack_ns = prm->timer_slack_ns,
+		.wake_priority = prm->wake_priority,
 		.yield_hz = prm->yield_hz,
 		.yield_us = prm->yield_us,
 		.ctl_fd = pmd->ctl_fd,

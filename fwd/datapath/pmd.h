@@ -63,6 +63,7 @@ struct lull_pmd_params {
 	struct lull_waiter waiter;
 	uint64_t intr_after_ns;  /**< 0 = never (or a queue cannot interrupt) */
 	uint32_t timer_slack_ns; /**< nanosleep backend */
+	uint32_t wake_priority;  /**< SCHED_FIFO from a wait on; 0 = none */
 	uint32_t drain_us;
 	uint32_t yield_hz; /**< 0 = never */
 	uint32_t yield_us;
