@@ -5,6 +5,7 @@
 #include "sleepopt.h"
 #include "yield.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -17,6 +18,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 
 /* One wait in this many has its CPU time measured (two clock_gettime calls of
  * the thread's CPU clock: syscalls, paid only on a wait the policy chose). */
@@ -148,7 +150,13 @@ prio_raise(struct lull_nap *nap)
 	struct sched_param sp = {.sched_priority = nap->wake_prio};
 
 	if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
-		nap->wake_prio = 0; /* EPERM: no CAP_SYS_NICE, or no RT budget in its cgroup */
+		/* EPERM: no CAP_SYS_NICE, or no RT budget in its cgroup. Once per
+		 * thread (a cold path: its first wait) */
+		fprintf(stderr,
+			"lull: --wake-priority %d: thread %ld may not run SCHED_FIFO (%s); it "
+			"waits at its own priority\n",
+			nap->wake_prio, (long)rte_sys_gettid(), strerror(errno));
+		nap->wake_prio = 0;
 		nap->prio_refused = true;
 		return;
 	}

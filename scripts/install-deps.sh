@@ -15,6 +15,7 @@ packages=(
 	help2man man-db groff-base # man pages from --help, rendered by man -l in the tests
 	debhelper dpkg-dev fakeroot lintian # make deb
 	iproute2 iputils-ping ethtool procps coreutils tcpdump # integration tests (netns, veth, ping, checksums)
+	libcap2-bin # capsh: a lull without CAP_SYS_NICE (isolation.sh)
 	gnuplot-nox python3 bc    # benchmarks and plots
 	openvswitch-switch-dpdk   # ovs-vswitchd-dpdk: lull inside OVS (nap_ovs.sh, bench/inside)
 )

@@ -6,7 +6,9 @@
 #    does not finish within 4x its time alone next to a nice -20 busy-polling
 #    PMD, and finishes within that time once the same PMD yields;
 #  - --control-cores puts every non-PMD thread on the CPUs given;
-#  - --pmd-priority is applied (nice -20) and changes at run time (fifo).
+#  - --pmd-priority is applied (nice -20) and changes at run time (fifo);
+#  - --wake-priority raises the idle PMD to SCHED_FIFO, and a refusal (no
+#    CAP_SYS_NICE) is said once while lull goes on.
 . "$(dirname "$0")/lib.sh"
 LULLCTL=${LULLCTL:?set LULLCTL to the lullctl binary}
 PMD_CPU=1
@@ -90,4 +92,31 @@ rc=0
 [ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 0 ] || die "PMD thread still SCHED_FIFO"
 stop_lull
 grep -q "yields [0-9]" "$T_DIR/yield.log" || die "no yield count in the final stats"
+
+# --wake-priority: the idle PMD runs SCHED_FIFO from its waits; without
+# CAP_SYS_NICE the kernel refuses, lull says so once and goes on at the
+# thread's own priority
+start_lull wake --wake-priority 3
+tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
+[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 1 ] ||
+	die "--wake-priority 3: the idle PMD is not SCHED_FIFO"
+[ "$(awk '{print $18}' "/proc/$LULL_PID/task/$tid/stat")" = -4 ] ||
+	die "--wake-priority 3: the PMD's priority is not 3"
+stop_lull
+# shellcheck disable=SC2016 # expanded by capsh's shell
+bg wake-np capsh --drop=cap_sys_nice -- -c 'exec "$0" "$@"' "$LULL" -l 0,1 -m 256 \
+	"${EAL_COMMON[@]}" --file-prefix="$T_ID-wake-np" \
+	--vdev "$(memif_vdev 0 server "$T_DIR/wake-np-a.sock")" \
+	--vdev "$(memif_vdev 1 server "$T_DIR/wake-np-b.sock")" \
+	-- --stats-period 0 --link-wait-ms 0 --wake-priority 3
+LULL_PID=$BG_PID
+lull_ready wake-np "$LULL_PID"
+wait_log wake-np "lull: --wake-priority 3: thread [0-9]* may not run SCHED_FIFO" 10
+tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
+[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 0 ] ||
+	die "--wake-priority refused: the PMD runs policy $(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")"
+stop_lull
+[ "$(grep -c "may not run SCHED_FIFO" "$T_DIR/wake-np.log")" = 1 ] ||
+	die "the refusal was not said once: $(grep -c "may not run SCHED_FIFO" "$T_DIR/wake-np.log")"
+log "--wake-priority: idle PMD SCHED_FIFO 3; refused without CAP_SYS_NICE, said once"
 log "PASS"
