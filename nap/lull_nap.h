@@ -84,12 +84,12 @@ struct lull_nap_host {
 	void *ctx;
 };
 
-/** The settings of a (re)load: built on any thread, read by lull_nap_load(). */
 /** --wake-priority: a PMD that polls this long without a wait gets its own
  * scheduling policy back (a time-sharing thread on its core waits at most
  * about this long for it after each of its waits). */
 #define LULL_NAP_PRIO_HOLD_MS 1
 
+/** The settings of a (re)load: built on any thread, read by lull_nap_load(). */
 struct lull_nap_conf {
 	struct lull_policy_params policy; /**< lib/policy */
 	/** Its backend, from lull_waiter_init() (and lull_waiter_inject()). */

@@ -414,6 +414,7 @@ lull_nap_thread_stop(struct lull_nap *nap)
 	lull_quiesce_offline(nap->qs);
 	lull_quiesce_set_self(NULL);
 	lull_waiter_detach(&nap->waiter);
+	lull_nap_prio_drop(nap);
 	if (nap->schedstat_fd >= 0)
 		close(nap->schedstat_fd);
 	nap->schedstat_fd = -1;
@@ -444,7 +445,7 @@ prio_load(struct lull_nap *nap, uint32_t prio, uint64_t tsc_hz)
 		return; /* asked once per thread, not at every load */
 	nap->wake_prio = (int)prio;
 	nap->prio_hold_tsc = tsc_hz / 1000 * LULL_NAP_PRIO_HOLD_MS;
-	/* a raise at a new priority (a changed option) happens at the next wait */
+	/* raised already, at the priority before a change: the new one now */
 	if (nap->prio_up) {
 		struct sched_param sp = {.sched_priority = nap->wake_prio};
 
