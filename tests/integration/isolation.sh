@@ -53,7 +53,7 @@ log "worker alone on CPU $PMD_CPU: $alone_ms ms; limit $limit_ms ms"
 # 1. nice -20 busy polling starves it
 start_lull busy --sleep-policy off --pmd-priority nice:-20 --control-cores 0
 tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
-[ "$(awk '{print $19}' "/proc/$LULL_PID/task/$tid/stat")" = -20 ] || die "PMD thread is not at nice -20"
+[ "$(thread_stat "$LULL_PID" "$tid" 19)" = -20 ] || die "PMD thread is not at nice -20"
 for t in /proc/"$LULL_PID"/task/*; do
 	[ "${t##*/}" = "$tid" ] && continue
 	cpus=$(taskset -pc "${t##*/}" 2>/dev/null) || continue # it exited meanwhile
@@ -84,12 +84,12 @@ assert 150 <= rate <= 250, f"yield rate {rate:.0f}/s, want 200 +- 25 %"' || die 
 # priority at run time: fifo is fine with the yield on
 "$LULLCTL" -f "$T_ID-yield" set pmd-priority fifo:1 >/dev/null || die "set pmd-priority fifo:1"
 tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
-[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 1 ] || die "PMD thread is not SCHED_FIFO"
+[ "$(thread_stat "$LULL_PID" "$tid" 41)" = 1 ] || die "PMD thread is not SCHED_FIFO"
 rc=0
 "$LULLCTL" -f "$T_ID-yield" set yield-hz 0 2>"$T_DIR/err" || rc=$?
 [ "$rc" = 1 ] && grep -q "would starve" "$T_DIR/err" || die "yield off under fifo busy polling: rc $rc $(cat "$T_DIR/err")"
 "$LULLCTL" -f "$T_ID-yield" set pmd-priority none >/dev/null || die "set pmd-priority none"
-[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 0 ] || die "PMD thread still SCHED_FIFO"
+[ "$(thread_stat "$LULL_PID" "$tid" 41)" = 0 ] || die "PMD thread still SCHED_FIFO"
 stop_lull
 grep -q "yields [0-9]" "$T_DIR/yield.log" || die "no yield count in the final stats"
 
@@ -98,9 +98,9 @@ grep -q "yields [0-9]" "$T_DIR/yield.log" || die "no yield count in the final st
 # thread's own priority
 start_lull wake --wake-priority 3
 tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
-[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 1 ] ||
+[ "$(thread_stat "$LULL_PID" "$tid" 41)" = 1 ] ||
 	die "--wake-priority 3: the idle PMD is not SCHED_FIFO"
-[ "$(awk '{print $18}' "/proc/$LULL_PID/task/$tid/stat")" = -4 ] ||
+[ "$(thread_stat "$LULL_PID" "$tid" 18)" = -4 ] ||
 	die "--wake-priority 3: the PMD's priority is not 3"
 stop_lull
 # shellcheck disable=SC2016 # expanded by capsh's shell
@@ -113,8 +113,8 @@ LULL_PID=$BG_PID
 lull_ready wake-np "$LULL_PID"
 wait_log wake-np "lull: --wake-priority 3: thread [0-9]* may not run SCHED_FIFO" 10
 tid=$(h_worker_tid "$LULL_PID") || die "no PMD thread in lull"
-[ "$(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")" = 0 ] ||
-	die "--wake-priority refused: the PMD runs policy $(awk '{print $41}' "/proc/$LULL_PID/task/$tid/stat")"
+[ "$(thread_stat "$LULL_PID" "$tid" 41)" = 0 ] ||
+	die "--wake-priority refused: the PMD runs policy $(thread_stat "$LULL_PID" "$tid" 41)"
 stop_lull
 [ "$(grep -c "may not run SCHED_FIFO" "$T_DIR/wake-np.log")" = 1 ] ||
 	die "the refusal was not said once: $(grep -c "may not run SCHED_FIFO" "$T_DIR/wake-np.log")"

@@ -191,6 +191,17 @@ pmd_cpu_pct() {
 	h_thread_pct "$pid" "$tid" "$secs" 1 || die "thread $name of process $pid exited"
 }
 
+# thread_stat PID TID FIELD: field FIELD (numbered as in proc(5)) of the
+# thread's /proc stat line, read past the command name (which may hold
+# spaces). 41 is the scheduling policy (0 SCHED_OTHER, 1 SCHED_FIFO), 40 the
+# real-time priority, 19 the nice value, 18 the kernel's priority.
+thread_stat() {
+	local line
+	line=$(cat "/proc/$1/task/$2/stat") || return 1
+	line=${line##*) }
+	awk -v f="$3" '{print $(f - 2)}' <<<"$line"
+}
+
 # fcmp 'EXPR' NAME=VALUE...: true when the awk expression over the named
 # decimal values holds, e.g. fcmp 'a * 2 < b' a=1.5 b=4
 fcmp() {

@@ -80,13 +80,12 @@ print(f"/lull/nap: {len(ts)} thread(s); the forwarding one: {t['sleeps']} sleeps
 PY
 
 # 2b. --wake-priority: the forwarding thread is SCHED_FIFO from its waits on
-# (idle: it waits), its own policy again once lullctl sets it to 0 and after
-# polling without a wait (net_null with rx: every poll a full burst), and
-# never FIFO while it polls so. The policy is read from the kernel (chrt).
-policy_of() {
-	chrt -p "$1" | sed -n 's/.*current scheduling policy: //p'
-}
-counter_of() { # FILE THREAD-INDEX-OF-MOST-ITERATIONS NAME
+# (idle: it waits), its own policy again once lullctl sets it to 0, and never
+# FIFO while every poll brings a full burst (net_null with rx: it never
+# waits). The policy is read from the kernel (thread_stat: 1 SCHED_FIFO, 0
+# SCHED_OTHER).
+policy_of() { thread_stat "$TP_PID" "$1" 41; }
+counter_of() { # FILE NAME: NAME of the thread with the most iterations in /lull/nap FILE
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 t = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
@@ -96,30 +95,31 @@ LULL_OPTS="--wake-priority 1" testpmd_bg wp-idle "$PRELOAD" --vdev net_null0,no-
 	--vdev net_null1,no-rx=1
 tid=$(h_thread_tid "$TP_PID" "rte-worker-1") || die "no forwarding thread in testpmd"
 sleep 1
-[ "$(policy_of "$tid")" = SCHED_FIFO ] ||
-	die "--wake-priority 1: the idle forwarding thread runs $(policy_of "$tid")"
+[ "$(policy_of "$tid")" = 1 ] ||
+	die "--wake-priority 1: the idle forwarding thread runs policy $(policy_of "$tid")"
 "$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/wp.json" || die "/lull/nap"
 raises=$(counter_of "$T_DIR/wp.json" wake_priority_raises)
 [ "$raises" -ge 1 ] || die "--wake-priority 1: no raise counted ($raises)"
 "$LULLCTL" -f "$TP_PREFIX" set wake-priority 0 >/dev/null || die "lullctl set wake-priority 0"
-for _ in $(seq 50); do [ "$(policy_of "$tid")" = SCHED_OTHER ] && break; sleep 0.1; done
-[ "$(policy_of "$tid")" = SCHED_OTHER ] ||
-	die "wake-priority set to 0: the thread still runs $(policy_of "$tid")"
+for _ in $(seq 50); do [ "$(policy_of "$tid")" = 0 ] && break; sleep 0.1; done
+[ "$(policy_of "$tid")" = 0 ] ||
+	die "wake-priority set to 0: the thread still runs policy $(policy_of "$tid")"
 "$LULLCTL" -f "$TP_PREFIX" set wake-priority 100 >"$T_DIR/wp_bad.out" 2>&1 &&
 	die "set wake-priority 100 accepted"
 grep -q "wake-priority: bad value '100'" "$T_DIR/wp_bad.out" ||
 	die "set wake-priority 100: $(cat "$T_DIR/wp_bad.out")"
 "$LULLCTL" -f "$TP_PREFIX" set wake-priority 2 >/dev/null || die "lullctl set wake-priority 2"
-for _ in $(seq 50); do [ "$(policy_of "$tid")" = SCHED_FIFO ] && break; sleep 0.1; done
-chrt -p "$tid" | grep -q "priority: 2" || die "wake-priority 2: $(chrt -p "$tid")"
+for _ in $(seq 50); do [ "$(thread_stat "$TP_PID" "$tid" 40)" = 2 ] && break; sleep 0.1; done
+[ "$(policy_of "$tid")/$(thread_stat "$TP_PID" "$tid" 40)" = 1/2 ] ||
+	die "wake-priority 2: policy/priority $(policy_of "$tid")/$(thread_stat "$TP_PID" "$tid" 40)"
 log "--wake-priority: idle forwarding thread FIFO ($raises raises), SCHED_OTHER at 0, FIFO 2 at 2"
 testpmd_quit wp-idle # quits while the thread is FIFO
 LULL_OPTS="--wake-priority 1" testpmd_bg wp-busy "$PRELOAD" --vdev net_null0 --vdev net_null1
 tid=$(h_thread_tid "$TP_PID" "rte-worker-1") || die "no forwarding thread in testpmd"
 sleep 1
 for _ in 1 2 3; do
-	[ "$(policy_of "$tid")" = SCHED_OTHER ] ||
-		die "--wake-priority 1: the thread polling full bursts runs $(policy_of "$tid")"
+	[ "$(policy_of "$tid")" = 0 ] ||
+		die "--wake-priority 1: the thread polling full bursts runs policy $(policy_of "$tid")"
 	sleep 0.3
 done
 testpmd_quit wp-busy
