@@ -9,6 +9,8 @@
 #  2b. --wake-priority raises the idle forwarding thread to SCHED_FIFO, and
 #     lullctl set takes it back or changes it; a thread that never waits
 #     stays SCHED_OTHER;
+#  2c. a thread that polls (memif at 100 kpps, a budget no wake keeps) gets
+#     SCHED_OTHER back after 1 ms without a wait, and FIFO again when idle;
 #  3. lull-gen through testpmd (io, memif): every packet sent comes back, at
 #     a steady rate and in bursts, with lull attached and sleeping between
 #     (a run that lost packets while the host kept CPU 1 from every thread
@@ -124,6 +126,38 @@ for _ in 1 2 3; do
 done
 testpmd_quit wp-busy
 log "--wake-priority: the thread polling full bursts stays SCHED_OTHER"
+
+# 2c. --wake-priority hands the thread its own policy back once it polled
+# 1 ms without a wait (LULL_NAP_PRIO_HOLD_MS), and raises it again at its
+# next wait: with a budget of 2 us, which no wake here keeps, and
+# --strict-budget on, it sleeps at idle and polls while lull-gen sends
+# 100 kpps (but for a one-step probe every 10 ms, a wait: FIFO for 1 ms).
+sa="$T_DIR/wpa.sock" sb="$T_DIR/wpb.sock"
+LULL_OPTS="--wake-priority 1 --strict-budget on --latency-budget-us 2" testpmd_bg wp-poll \
+	"$PRELOAD" --vdev "$(memif_vdev 0 server "$sa")" --vdev "$(memif_vdev 1 server "$sb")"
+tid=$(h_thread_tid "$TP_PID" "rte-worker-1") || die "no forwarding thread in testpmd"
+sleep 1
+[ "$(policy_of "$tid")" = 1 ] || die "--wake-priority 1: idle on memif, policy $(policy_of "$tid")"
+"$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/wp0.json" || die "/lull/nap"
+"$LULL_GEN" -l 0 -m 256 "${EAL_COMMON[@]}" --file-prefix="$T_ID-gwp" \
+	--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" \
+	-- --profile rate:100k:3s --json "$T_DIR/gwp.json" >"$T_DIR/gwp.log" 2>&1 &
+gen_pid=$!
+sleep 1
+others=0
+for _ in $(seq 15); do
+	[ "$(policy_of "$tid")" = 0 ] && others=$((others + 1))
+	sleep 0.1
+done
+"$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/wp1.json" || die "/lull/nap"
+wait "$gen_pid" || die "lull-gen failed: $(tail -n 5 "$T_DIR/gwp.log")"
+drops=$(($(counter_of "$T_DIR/wp1.json" wake_priority_drops) - $(counter_of "$T_DIR/wp0.json" wake_priority_drops)))
+[ "$others" -ge 8 ] && [ "$drops" -ge 1 ] ||
+	die "--wake-priority 1 polling 100 kpps: SCHED_OTHER in $others of 15 samples, $drops drops counted"
+for _ in $(seq 50); do [ "$(policy_of "$tid")" = 1 ] && break; sleep 0.1; done
+[ "$(policy_of "$tid")" = 1 ] || die "--wake-priority 1: idle again, policy $(policy_of "$tid")"
+testpmd_quit wp-poll
+log "--wake-priority: polling 100 kpps, SCHED_OTHER in $others of 15 samples ($drops drops); FIFO when idle again"
 
 # 3. traffic through testpmd with lull attached. A loss is lull's unless CPU 1,
 # the forwarding lcore's, was kept from every thread long enough to explain
