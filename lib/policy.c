@@ -72,6 +72,13 @@ lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
 	pol->peak_win_ns = min_u64(p->budget_ns, p->max_sleep_ns);
 }
 
+void
+lull_policy_set_params(struct lull_policy *pol, const struct lull_policy_params *p)
+{
+	pol->p = *p;
+	pol->poll_until_ns = 0;
+}
+
 /* OVS 3.1 pmd_thread_main(): the sleep that was reset by a busy queue is used as
  * is, then grows by one step for the next iteration, up to the maximum. */
 static uint64_t
@@ -192,6 +199,7 @@ charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t a
 	 * what it is for */
 	lull_cost_late(&pol->cost, late_ns);
 	lull_cost_waited(&pol->cost, actual_ns);
+	pol->poll_until_ns = 0; /* the lateness it was judged with changed */
 	pol->woke_late_ns = late_ns;
 }
 

@@ -115,6 +115,9 @@ struct lull_policy {
 	uint64_t clu_start_ns; /**< when its first packets were seen */
 	uint64_t clu_last_ns;  /**< when its packets were last seen */
 	double clu_max_pkts;   /**< the largest recent cluster, decays as the peak */
+	/** rate: until then a decision can only be to poll (decide_rate's hold), 0 none */
+	uint64_t poll_until_ns;
+	uint64_t held; /**< rate: decisions the hold answered (a count, for tests) */
 	bool started;
 };
 
@@ -215,6 +218,10 @@ struct lull_kept_view {
  * @return the length snprintf() gives.
  */
 int lull_policy_kept_text(char *buf, size_t len, const struct lull_kept_view *v);
+
+/** New parameters for a policy that keeps what it measured (a load that is
+ * not fresh: lullctl set). */
+void lull_policy_set_params(struct lull_policy *pol, const struct lull_policy_params *p);
 
 /** The lateness the rate policy plans with: the recent 99th percentile (0 before a wait). */
 static inline uint64_t

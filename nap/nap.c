@@ -465,7 +465,7 @@ lull_nap_load(struct lull_nap *nap, const struct lull_nap_conf *conf,
 	if (conf->fresh)
 		lull_policy_init(&nap->policy, &conf->policy);
 	else
-		nap->policy.p = conf->policy;
+		lull_policy_set_params(&nap->policy, &conf->policy);
 	nap->on = conf->policy.kind != LULL_POLICY_OFF;
 	nap->max_sleep_ns = conf->policy.max_sleep_ns;
 	nap->waiter = *conf->waiter;
