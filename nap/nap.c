@@ -143,23 +143,33 @@ waited(struct lull_nap *nap, const struct lull_wait_req *req, enum lull_wait_end
  * (docs/benchmarks.md, "Where the milliseconds of p99 come from"). The thread
  * gets its own policy back once it has polled prio_hold_tsc without a wait,
  * so a PMD that stops sleeping competes as before and starves no one. One
- * syscall at each change, none while the load stays on one side. */
-static void
-prio_raise(struct lull_nap *nap)
+ * syscall at each change, none while the load stays on one side.
+ * prio_set(): SCHED_FIFO at wake_prio now; a refusal is said once, and ends
+ * the option on this thread. */
+static bool
+prio_set(struct lull_nap *nap)
 {
 	struct sched_param sp = {.sched_priority = nap->wake_prio};
 
-	if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
-		/* EPERM: no CAP_SYS_NICE, or no RT budget in its cgroup. Once per
-		 * thread (a cold path: its first wait) */
-		fprintf(stderr,
-			"lull: --wake-priority %d: thread %ld may not run SCHED_FIFO (%s); it "
-			"waits at its own priority\n",
-			nap->wake_prio, (long)rte_sys_gettid(), strerror(errno));
-		nap->wake_prio = 0;
-		nap->prio_refused = true;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0)
+		return true;
+	/* EPERM: no CAP_SYS_NICE, or no RT budget in its cgroup. Once per
+	 * thread (a cold path: its first wait, or a load) */
+	fprintf(stderr,
+		"lull: --wake-priority %d: thread %ld may not run SCHED_FIFO (%s); it "
+		"waits at its own priority\n",
+		nap->wake_prio, (long)rte_sys_gettid(), strerror(errno));
+	nap->wake_prio = 0;
+	nap->prio_refused = true;
+	return false;
+}
+
+/* Before a wait the policy chose: SCHED_FIFO at --wake-priority, counted. */
+static void
+prio_raise(struct lull_nap *nap)
+{
+	if (!prio_set(nap))
 		return;
-	}
 	nap->prio_up = true;
 	lull_counter_add(&nap->stats[LULL_PMD_PRIO_RAISES], 1);
 }
@@ -446,12 +456,8 @@ prio_load(struct lull_nap *nap, uint32_t prio, uint64_t tsc_hz)
 	nap->wake_prio = (int)prio;
 	nap->prio_hold_tsc = tsc_hz / 1000 * LULL_NAP_PRIO_HOLD_MS;
 	/* raised already, at the priority before a change: the new one now */
-	if (nap->prio_up) {
-		struct sched_param sp = {.sched_priority = nap->wake_prio};
-
-		if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
-			lull_nap_prio_drop(nap);
-	}
+	if (nap->prio_up && !prio_set(nap))
+		lull_nap_prio_drop(nap);
 }
 
 int
