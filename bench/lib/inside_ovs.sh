@@ -34,16 +34,7 @@ OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
 # pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core, and its
 # run-queue wait over the same SECS, ms per second
-pmd_pct() {
-	local a b
-	a=$(cat "/proc/$OVS_PID/task/$1/schedstat") || return 1
-	sleep "$2"
-	b=$(cat "/proc/$OVS_PID/task/$1/schedstat") || return 1
-	awk -v a="$a" -v b="$b" -v s="$2" 'BEGIN {
-		split(a, x, " "); split(b, y, " ")
-		printf "%.2f %.2f\n", (y[1] - x[1]) * 100 / (s * 1e9), (y[2] - x[2]) / (s * 1e6)
-	}'
-}
+pmd_pct() { h_thread_pct "$OVS_PID" "$1" "$2" 2 rq; }
 
 # ovs_afp_links: namespace NS_G holding one end of two veth pairs, whose other
 # ends (OVS's af_packet ports) stay here: ${H_ID}af, ${H_ID}bf; tx checksum

@@ -186,14 +186,28 @@ h_threads_cpu_ns() {
 	echo "$s"
 }
 
-# h_thread_pct PID TID SECS DECIMALS: the thread's CPU over the next SECS
-# (decimals allowed), as a % of one core, to DECIMALS places
+# h_thread_rq_ns PID TID: how long the thread has waited in a run queue, ns
+# (schedstat's second field; fails without schedstat)
+h_thread_rq_ns() {
+	local _ q
+	read -r _ q _ <"/proc/$1/task/$2/schedstat" 2>/dev/null && echo "$q"
+}
+
+# h_thread_pct PID TID SECS DECIMALS [rq]: the thread's CPU over the next SECS
+# (decimals allowed), as a % of one core, to DECIMALS places; with rq, then
+# its run-queue wait over the same SECS, ms per second
 h_thread_pct() {
-	local a b
+	local a b qa=0 qb=0
 	a=$(h_thread_cpu_ns "$1" "$2") || return 1
+	[ "${5:-}" != rq ] || qa=$(h_thread_rq_ns "$1" "$2") || return 1
 	sleep "$3"
 	b=$(h_thread_cpu_ns "$1" "$2") || return 1
-	awk -v d=$((b - a)) -v s="$3" -v p="$4" 'BEGIN {printf "%.*f\n", p, d * 100 / (s * 1e9)}'
+	[ "${5:-}" != rq ] || qb=$(h_thread_rq_ns "$1" "$2") || return 1
+	awk -v d=$((b - a)) -v q=$((qb - qa)) -v s="$3" -v p="$4" -v rq="${5:-}" 'BEGIN {
+		printf "%.*f", p, d * 100 / (s * 1e9)
+		if (rq == "rq") printf " %.2f", q / (s * 1e6)
+		printf "\n"
+	}'
 }
 
 h_opackets() {
