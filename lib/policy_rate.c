@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The rate policy (lib/policy.h): the arrival rate and its peak, linger, the
- * sleep that keeps the latency budget (cap, fit, unfit), the ring's bounds
- * and the mode of the next wait. lib/policy.c dispatches to it.
+ * sleep that keeps the latency budget (fit under lib/policy_cap.c's cap,
+ * unfit), the ring's bounds, the hold, and the mode of the next wait.
+ * lib/policy.c dispatches to it.
  */
 #include "policy_rate.h"
 
@@ -228,95 +229,6 @@ rate_mode(struct lull_policy *pol, uint64_t sleep_ns)
 	return pol->intr_mode ? LULL_MODE_INTR : LULL_MODE_SLEEP;
 }
 
-/*
- * The longest sleep (up to top_ns) whose wakes keep the budget B for all but
- * a share miss of the packets. A packet that comes while the PMD waits (light
- * traffic comes at any moment of a cycle: the sleep s, then the wake's
- * lateness L) waits the rest of the cycle: it misses the budget when it came
- * in the cycle's first s + L - B. Over many cycles the share of packets that
- * miss is E[max(0, s + L - B)] / (s + E[L]): a rare long stall costs what it
- * lasts, not a whole wake, and a sleep is not charged the p99 of its wake as
- * if every packet came as the sleep began. The left side is convex in s and
- * the right side linear: the sleeps that keep the share are an interval,
- * found from the top by a coarse scan, then halving.
- */
-static bool
-keeps(const struct lull_cost *c, uint64_t budget_ns, uint64_t s_ns, double miss, double mean_ns)
-{
-	/* a tenth of the share kept back: the histogram knows a value within its bucket */
-	return lull_cost_late_excess_ns(c, budget_ns - s_ns) <=
-	       0.9 * miss * ((double)s_ns + mean_ns);
-}
-
-static uint64_t
-budget_cap(const struct lull_policy *pol, double miss)
-{
-	const struct lull_cost *c = &pol->cost;
-	uint64_t b_ns = pol->p.budget_ns, top_ns = min_u64(b_ns, pol->p.max_sleep_ns);
-	uint64_t step_ns = top_ns / 32 + 1, ok_ns, bad_ns;
-	double mean_ns = lull_cost_late_excess_ns(c, 0);
-
-	if (keeps(c, b_ns, top_ns, miss, mean_ns))
-		return top_ns;
-	for (bad_ns = top_ns;; bad_ns -= step_ns) {
-		ok_ns = bad_ns > step_ns ? bad_ns - step_ns : 0;
-		if (keeps(c, b_ns, ok_ns, miss, mean_ns))
-			break;
-		if (ok_ns == 0)
-			return 0;
-	}
-	while (bad_ns - ok_ns > 256) {
-		uint64_t mid_ns = ok_ns + (bad_ns - ok_ns) / 2;
-
-		if (keeps(c, b_ns, mid_ns, miss, mean_ns))
-			ok_ns = mid_ns;
-		else
-			bad_ns = mid_ns;
-	}
-	return ok_ns;
-}
-
-/*
- * The budget's cap at kept quantile k, from the lateness as last read: cached
- * per read of the cost model, and with hysteresis (a cap goes down at once,
- * the safe side, and up only once LULL_COST_DOWN_READS reads in a row gave
- * more), so that the sleep does not flip with a noisy tail.
- */
-static uint64_t
-cap_at(struct lull_policy *pol, unsigned int k)
-{
-	struct lull_policy_cap *cp = &pol->cap[k];
-	uint64_t v_ns;
-
-	if (!lull_policy_measured(pol))
-		return min_u64(pol->p.budget_ns, pol->p.max_sleep_ns);
-	if (cp->reads == pol->cost.late_reads && cp->budget_ns == pol->p.budget_ns &&
-		cp->max_ns == pol->p.max_sleep_ns)
-		return cp->cap_ns;
-	v_ns = budget_cap(pol, 1.0 - lull_cost_keep_pct(k) / 100.0);
-	if (cp->budget_ns != pol->p.budget_ns || cp->max_ns != pol->p.max_sleep_ns ||
-		v_ns <= cp->cap_ns) {
-		cp->cap_ns = v_ns;
-		cp->ups = 0;
-	} else if (cp->ups++ == 0 || v_ns < cp->up_ns) {
-		cp->up_ns = v_ns;
-	}
-	if (cp->ups >= LULL_COST_DOWN_READS) {
-		cp->cap_ns = cp->up_ns;
-		cp->ups = 0;
-	}
-	cp->reads = pol->cost.late_reads;
-	cp->budget_ns = pol->p.budget_ns;
-	cp->max_ns = pol->p.max_sleep_ns;
-	return cp->cap_ns;
-}
-
-uint64_t
-lull_policy_cap_ns(struct lull_policy *pol, unsigned int k)
-{
-	return k < LULL_COST_KEEP_N ? cap_at(pol, k) : 0;
-}
-
 /* The shortest sleep whose wake costs at most 1/WAKE_SHARE of the cycle. */
 static uint64_t
 floor_of(const struct lull_policy *pol)
@@ -328,7 +240,7 @@ floor_of(const struct lull_policy *pol)
 		       : 0;
 }
 
-/* The sleep that keeps the budget where it allows cap_ns (cap_at): as long as
+/* The sleep that keeps the budget where it allows cap_ns (lull_policy_cap_ns): as long as
  * that, the maximum and the ring allow, at least long enough for a useful
  * batch and for the wait's CPU to stay a small share of the cycle.
  * 0 when none fits; when climbing back to a better quantile, also when it
@@ -415,12 +327,13 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 	 * polled at 99.8 % after one 1.5 ms wake in the first 32) */
 	bool measured = lull_policy_measured(pol);
 	uint64_t cost_ns = max_u64(lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED), pol->p.step_ns);
-	bool wake_why = !measured || fit(pol, cap_at(pol, last), UINT64_MAX, false) == 0 ||
+	bool wake_why = !measured ||
+			fit(pol, lull_policy_cap_ns(pol, last), UINT64_MAX, false) == 0 ||
 			(ring_ns <= cost_ns && ring_p50_ns > cost_ns);
 
 	/* the budget, not the ring, is why nothing fits: say so (kept); a climb
 	 * out of none needs fit's margin (it refuses whatever the plain fit does) */
-	pol->kept = measured && fit(pol, cap_at(pol, last), UINT64_MAX,
+	pol->kept = measured && fit(pol, lull_policy_cap_ns(pol, last), UINT64_MAX,
 					pol->kept == LULL_POLICY_KEPT_NONE) == 0
 			    ? LULL_POLICY_KEPT_NONE
 			    : 0;
@@ -538,7 +451,7 @@ hold(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns)
 
 /*
  * Spend the budget to save CPU: sleep as long as keeps the budget for 99 %
- * of the packets (cap_at), the maximum and the ring allow (fit). Where no
+ * of the packets (lull_policy_cap_ns), the maximum and the ring allow (fit). Where no
  * sleep does (a machine whose wakes are slow: a VM's tail near the budget),
  * keep the highest share that one does - 95, 90, 75, 50 % - rather than poll:
  * the misses are counted and the kept quantile is shown (kept); back up the
@@ -591,13 +504,13 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
 		if (k > 0 && (pol->p.strict_budget || !lull_policy_measured(pol)))
 			break;
-		want = fit(pol, cap_at(pol, k), ring_ns, k < pol->kept);
+		want = fit(pol, lull_policy_cap_ns(pol, k), ring_ns, k < pol->kept);
 		/* a share whose sleep would spend over 1/WAKE_SHARE of the time waking:
 		 * a lower share, if one lets the PMD sleep longer (not strict); back
 		 * up only a tenth clear of that floor */
 		if (want != 0 && !pol->p.strict_budget &&
 			want < floor_ns + (k < pol->kept ? floor_ns / 10 : 0) &&
-			k + 1 < LULL_COST_KEEP_N && cap_at(pol, k + 1) > want)
+			k + 1 < LULL_COST_KEEP_N && lull_policy_cap_ns(pol, k + 1) > want)
 			want = 0;
 	}
 	if (want != 0)
