@@ -153,6 +153,13 @@ linger_score(struct lull_policy *pol, bool hit)
 	pol->lingering = false;
 }
 
+/* No linger: none asked, or traffic dense enough to expect a packet in one. */
+static inline bool
+linger_off(const struct lull_policy *pol)
+{
+	return pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0;
+}
+
 /* Sparse traffic (less than one packet expected per linger): a reply may
  * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment after
  * it. Whether that pays is measured: a linger a packet ends is a hit. Lingers
@@ -161,7 +168,7 @@ linger_score(struct lull_policy *pol, bool hit)
 static bool
 linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n)
 {
-	if (pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0) {
+	if (linger_off(pol)) {
 		pol->lingering = false;
 		return false;
 	}
@@ -296,6 +303,21 @@ cluster_bound(const struct lull_policy *pol, uint64_t late_ns)
 	return most < (double)pol->p.min_ring && gap_ns > late_ns ? gap_ns - late_ns : 0;
 }
 
+/* The longest sleep the ring leaves room for, at top_ppns and a wake late_ns
+ * late: the peak's bound, or the cluster's where that is longer. */
+static uint64_t
+ring_room(const struct lull_policy *pol, double top_ppns, uint64_t late_ns)
+{
+	return max_u64(ring_bound(pol, top_ppns, late_ns), cluster_bound(pol, late_ns));
+}
+
+/* A wait's CPU, at least a step: a ring bound below it leaves no sleep worth one. */
+static uint64_t
+wait_cost_ns(const struct lull_policy *pol)
+{
+	return max_u64(lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED), pol->p.step_ns);
+}
+
 /*
  * No sleep keeps even half the packets within the budget (or the ring leaves
  * none). Idle (no packet expected in a wait), a late wake harms nobody while
@@ -326,7 +348,7 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 	 * bursts keep the peak up (lull-sim: 1000-packet bursts every 100 ms
 	 * polled at 99.8 % after one 1.5 ms wake in the first 32) */
 	bool measured = lull_policy_measured(pol);
-	uint64_t cost_ns = max_u64(lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED), pol->p.step_ns);
+	uint64_t cost_ns = wait_cost_ns(pol);
 	bool wake_why = !measured ||
 			fit(pol, lull_policy_cap_ns(pol, last), UINT64_MAX, false) == 0 ||
 			(ring_ns <= cost_ns && ring_p50_ns > cost_ns);
@@ -435,16 +457,12 @@ hold(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns)
 {
 	uint64_t end_ns = pol->period_start_ns + RATE_PERIOD_NS, probe_ns;
 
-	if (ring_bound(pol, pol->peak_ppns, late_ns) >= pol->p.step_ns ||
-		cluster_bound(pol, late_ns) >= pol->p.step_ns ||
-		(pol->p.linger_ns != 0 && pol->rate_ppns * (double)pol->p.linger_ns < 1.0))
+	if (ring_room(pol, pol->peak_ppns, late_ns) >= pol->p.step_ns || !linger_off(pol))
 		return;
 	probe_ns = pol->probe_ns + LATE_PROBE_NS;
 	if (probe_ns > now_ns)
 		end_ns = min_u64(end_ns, probe_ns);
-	else if (max_u64(ring_bound(pol, pol->peak_ppns, pol->cost.late_p50_ns),
-			 cluster_bound(pol, pol->cost.late_p50_ns)) >
-		 max_u64(lull_cost_wait_ns(&pol->cost, LULL_COST_TIMED), pol->p.step_ns))
+	else if (ring_room(pol, pol->peak_ppns, pol->cost.late_p50_ns) > wait_cost_ns(pol))
 		return;
 	pol->poll_until_ns = end_ns;
 }
@@ -496,9 +514,8 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	if (pol->peak_ppns > 0 || spell_ppns > 0) {
 		double top = pol->peak_ppns > spell_ppns ? pol->peak_ppns : spell_ppns;
 
-		ring_ns = max_u64(ring_bound(pol, top, late_ns), cluster_bound(pol, late_ns));
-		ring_p50_ns = max_u64(ring_bound(pol, top, pol->cost.late_p50_ns),
-			cluster_bound(pol, pol->cost.late_p50_ns));
+		ring_ns = ring_room(pol, top, late_ns);
+		ring_p50_ns = ring_room(pol, top, pol->cost.late_p50_ns);
 	}
 	floor_ns = floor_of(pol);
 	for (k = 0; k < LULL_COST_KEEP_N && want == 0; k++) {
