@@ -57,6 +57,13 @@ static const struct family pmd_settings[] = {
 		MICROS},
 	{"pmd_config_generation", "gauge", "Generation of the parameters the PMD runs by.",
 		"generation", AS_IS},
+	{"pmd_runq_wait_seconds_total", "counter",
+		"Time the PMD thread was runnable but another thread ran (schedstat), since it "
+		"started.",
+		"runq_wait_us_total", MICROS},
+	{"pmd_preemptions_total", "counter",
+		"Involuntary context switches of the PMD thread, since it started.",
+		"preemptions_total", AS_IS},
 };
 #undef LULL_FAMILY_
 

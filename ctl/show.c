@@ -140,6 +140,35 @@ show_sleep_settings(FILE *out, json_t *p)
 		u(p, "intr_after_ms"), u(p, "drain_us"), u(p, "rx_queues"), u(p, "generation"));
 }
 
+/* Where the kernel runs a PMD, whether that CPU is kept for it, and what other
+ * threads took from it (lib/sched_view.h). */
+static void
+show_sleep_cpu(FILE *out, json_t *p)
+{
+	const char *kept = s(p, "cpu_kept");
+	json_t *cpu = json_object_get(p, "cpu");
+	char wait[48] = "", last[24] = "?";
+
+	if (json_object_get(p, "cpus") == NULL) {
+		fprintf(out, "  cpu: not known (the thread is gone or /proc unreadable)\n");
+		return;
+	}
+	if (json_is_integer(cpu) && json_integer_value(cpu) >= 0)
+		snprintf(last, sizeof(last), "%lld", (long long)json_integer_value(cpu));
+	if (json_object_get(p, "runq_wait_us_total") != NULL)
+		snprintf(wait, sizeof(wait), "run-queue wait %.1f ms, ",
+			(double)u(p, "runq_wait_us_total") / 1e3);
+	fprintf(out, "  cpu %s (may run on %s): %s; %s%" PRIu64 " preemptions since it started\n",
+		last, s(p, "cpus"),
+		strcmp(kept, "kept") == 0     ? "kept for it (isolated)"
+		: strcmp(kept, "shared") == 0 ? "shared (not in isolcpus= nor an isolated cpuset)"
+					      : "isolation not known",
+		wait, u(p, "preemptions_total"));
+	if (strcmp(kept, "shared") == 0 && strcmp(s(p, "policy"), "off") != 0)
+		fprintf(out, "  note: while it sleeps other threads move onto its CPU and, near "
+			     "capacity, preempt it; see docs/tuning.md \"Isolating cores\"\n");
+}
+
 /* The burst a PMD's sleeps tolerate, from its smallest rx ring. */
 static void
 show_sleep_burst(FILE *out, json_t *p)
@@ -244,6 +273,7 @@ lullctl_show_pmd_sleep(FILE *out, json_t *sleep)
 	{
 		(void)key;
 		show_sleep_settings(out, p);
+		show_sleep_cpu(out, p);
 		show_sleep_burst(out, p);
 		show_sleep_model(out, p);
 	}

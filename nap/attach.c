@@ -22,6 +22,7 @@
 
 #include "attach_priv.h"
 #include "portline.h"
+#include "sched_view.h"
 #include "sleepopt.h"
 #include "wakeopt.h"
 
@@ -146,6 +147,7 @@ thr_new(void)
 	lull_nap_set_quiesce(&t->nap, lull_quiesce_claim());
 	t->index = i;
 	t->tid = (uint64_t)pthread_self();
+	t->os_tid = rte_sys_gettid();
 	t->start_tsc = rte_rdtsc();
 	lull_nap_thread_start(&t->nap);
 	lull_quiesce_release_at_exit(t->nap.qs); /* a host thread may end */
@@ -286,6 +288,13 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	conf.waiter = &t->waiter;
 	conf.ctl_fd = -1;
 	conf.fresh = t->burst != burst || !t->loaded;
+	if (!t->cpu_said && conf.policy.kind != LULL_POLICY_OFF) {
+		char line[320]; /* once, at the first load it may sleep with */
+
+		t->cpu_said = true;
+		if (lull_sched_shared_line(t->os_tid, line, sizeof(line)))
+			fprintf(stderr, "lull: %s\n", line);
+	}
 	/* a queue that cannot interrupt after all: timed waits (intr_ok false) */
 	lull_nap_load(&t->nap, &conf, t->wq, t->n_wq, &bad);
 	t->burst = burst;

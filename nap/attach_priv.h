@@ -67,11 +67,13 @@ struct lull_nap_thr {
 	uint64_t rounds;
 	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */
 	uint64_t tid;
+	int os_tid;         /**< its kernel thread id (gettid) */
 	uint64_t start_tsc; /**< when it first polled */
 	unsigned int index;
 	int cpu; /**< where it ran at its last load */
 	uint16_t burst;
 	bool loaded;
+	bool cpu_said; /**< whether its CPU's isolation was logged */
 	struct lull_nap_thr_shown shown;
 };
 

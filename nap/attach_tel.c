@@ -162,6 +162,7 @@ fill_sleep(struct rte_tel_data *c, const struct lull_nap_thr *t, unsigned int i)
 		.generation = sh.gen,
 		.ring_port = sh.ring_port,
 		.line_assumed = sh.line_assumed,
+		.tid = t->os_tid,
 	};
 
 	lull_nap_tel_sleep(c, &s, v.stats, v.bursts.sum, &t->nap);

@@ -3,8 +3,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
+
+#include "sched_view.h"
 
 /* The names of the counters and gauges in telemetry and lullctl's JSON. */
 #define LULL_NAME_(id, key, metric, unit, help) key,
@@ -117,6 +120,27 @@ tel_num(struct rte_tel_data *c, const char *name, const char *fmt, double v)
 	rte_tel_data_add_dict_string(c, name, num);
 }
 
+/* How the kernel treats thread tid (lib/sched_view.h): its CPUs, whether they
+ * are kept for it, and the run-queue wait and preemptions other threads cost it
+ * since it started (totals: a rate is the reader's, as for any counter). */
+static void
+tel_sched(struct rte_tel_data *c, int tid)
+{
+	struct lull_sched_view sv;
+
+	if (tid <= 0 || lull_sched_view("", getpid(), tid, &sv) < 0) {
+		rte_tel_data_add_dict_string(
+			c, "cpu_kept", lull_cpu_kept_name(LULL_CPU_KEPT_UNKNOWN));
+		return;
+	}
+	rte_tel_data_add_dict_string(c, "cpus", sv.cpus);
+	rte_tel_data_add_dict_int(c, "cpu", sv.cpu);
+	rte_tel_data_add_dict_string(c, "cpu_kept", lull_cpu_kept_name(sv.kept));
+	if (sv.have_wait)
+		rte_tel_data_add_dict_u64(c, "runq_wait_us_total", sv.runq_wait_ns / 1000);
+	rte_tel_data_add_dict_u64(c, "preemptions_total", sv.preemptions);
+}
+
 void
 lull_nap_tel_sleep(struct rte_tel_data *c, const struct lull_nap_settings *s, const uint64_t *stats,
 	uint64_t rx, const struct lull_nap *nap)
@@ -145,6 +169,7 @@ lull_nap_tel_sleep(struct rte_tel_data *c, const struct lull_nap_settings *s, co
 	rte_tel_data_add_dict_u64(c, "wake_priority", s->wake_priority);
 	rte_tel_data_add_dict_u64(c, "rx_queues", s->rx_queues);
 	rte_tel_data_add_dict_u64(c, "generation", s->generation);
+	tel_sched(c, s->tid);
 	lull_nap_burst_view(
 		p, s->ring_port, s->line_assumed, (double)dv.avg_oversleep_ns / 1e3, &bv);
 	rte_tel_data_add_dict_u64(c, "rx_ring", bv.ring);

@@ -96,6 +96,7 @@ struct lull_nap_settings {
 	uint64_t generation;
 	uint16_t ring_port; /**< whose ring is the smallest */
 	bool line_assumed;  /**< no link speed: 10 GbE assumed */
+	int tid;            /**< its kernel thread id, 0 if not known */
 };
 
 /** /lull/pmd_sleep's dict for one thread into c: settings s, the sleeps of

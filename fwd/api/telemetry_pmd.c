@@ -160,6 +160,7 @@ fill_sleep(const struct lull_fwd *fwd, unsigned int i, const struct lull_pmd_vie
 		.generation = prm->gen,
 		.ring_port = prm->ring_port,
 		.line_assumed = prm->line_assumed,
+		.tid = atomic_load_explicit(&fwd->pmds[i]->tid, memory_order_acquire),
 	};
 
 	lull_nap_tel_sleep(c, &s, v->stats, v->rx, &fwd->pmds[i]->nap);

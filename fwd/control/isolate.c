@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "isolate.h"
 #include "log.h"
+#include "sched_view.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -61,6 +62,18 @@ cpus_text(const cpu_set_t *set, char *buf, size_t len)
 		if (CPU_ISSET(c, set))
 			used += (size_t)snprintf(
 				buf + used, len - used, "%s%d", used ? "," : "", c);
+}
+
+/* Once, at start: each PMD whose CPU the kernel does not keep for it, where
+ * other processes' threads and kernel threads may run (lib/sched_view.h) */
+static void
+say_shared_cpus(const pid_t *pmd_tids, unsigned int n_pmds)
+{
+	char line[320];
+
+	for (unsigned int i = 0; i < n_pmds; i++)
+		if (lull_sched_shared_line(pmd_tids[i], line, sizeof(line)))
+			LULL_LOG(INFO, "PMD %s", line);
 }
 
 int
@@ -129,6 +142,7 @@ lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids, unsig
 			"--control-cores with CPUs no PMD uses",
 			shared, text);
 	}
+	say_shared_cpus(pmd_tids, n_pmds);
 	return 0;
 }
 

@@ -52,6 +52,7 @@ sleep 1
 promtool check metrics <"$T_DIR/metrics.txt" >"$T_DIR/promtool.log" 2>&1 ||
 	die "promtool check metrics: $(cat "$T_DIR/promtool.log")"
 for m in lull_up lull_pmd_busy_seconds_total lull_pmd_waits_total lull_pmd_budget_misses_total \
+	lull_pmd_runq_wait_seconds_total lull_pmd_preemptions_total \
 	lull_port_rx_packets_total lull_rxq_rx_packets_total lull_config_info; do
 	grep -q "^$m" "$T_DIR/metrics.txt" || die "lullctl metrics: no $m"
 done

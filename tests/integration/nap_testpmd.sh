@@ -199,6 +199,16 @@ grep -q "policy rate, max sleep 250 us, latency budget 250 us" "$T_DIR/sleep.txt
 # memif does not answer rte_eth_rx_queue_info_get: its ring is 2^rsize (1024)
 grep -q "of port 0 fills in 68.8 us at 14.881 Mpps, assumed" "$T_DIR/sleep.txt" ||
 	die "pmd-sleep-show, the ring: $(grep 'burst tolerance' "$T_DIR/sleep.txt")"
+# the forwarding lcore 1's thread, as the kernel places it (testpmd pins it)
+grep -q "^  cpu 1 (may run on 1): .* preemptions since it started" "$T_DIR/sleep.txt" ||
+	die "pmd-sleep-show, the cpu: $(grep '^  cpu' "$T_DIR/sleep.txt")"
+# and said once at the thread's first poll, where the kernel does not keep CPU 1
+said=$(grep -c "lull: thread [0-9]* may run on CPU 1, which the kernel does not keep" "$T_DIR/traffic$try.log" || true)
+if grep -q "^  cpu 1 (may run on 1): shared" "$T_DIR/sleep.txt"; then
+	[ "$said" = 1 ] || die "CPU 1 is shared, and testpmd's log said so $said times: $(grep '^lull:' "$T_DIR/traffic$try.log")"
+else
+	[ "$said" = 0 ] || die "CPU 1 is kept, yet testpmd's log called it shared"
+fi
 ctl pmd-rxq-show >"$T_DIR/rxq.txt" || die "pmd-rxq-show: $(cat "$T_DIR/rxq.txt")"
 grep -q "port: net_memif0 .* share of packets: 100.0 %  ($sent)" "$T_DIR/rxq.txt" ||
 	die "pmd-rxq-show does not show the $sent packets sent: $(cat "$T_DIR/rxq.txt")"
