@@ -22,6 +22,14 @@
 #     then testpmd quits while three clients fire every command at it: it
 #     exits 0 and every reply was valid JSON.
 . "$(dirname "$0")/lib.sh"
+# counter_of FILE NAME...: the NAMEs of the thread with the most iterations in
+# /lull/nap FILE (the forwarding lcore), on one line
+counter_of() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+t = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
+print(" ".join(str(t[k]) for k in sys.argv[2:]))' "$@"
+}
 nap_preload
 command -v "$TESTPMD" >/dev/null || die "$TESTPMD not found (Debian package dpdk)"
 
@@ -70,16 +78,12 @@ done
 log "idle forwarding lcore: plain testpmd ${cpu[plain]} %, with lull ${cpu[lull]} %"
 awk -v p="${cpu[plain]}" -v l="${cpu[lull]}" 'BEGIN {exit !(p >= 50 && l < p / 2)}' ||
 	die "idle: lull ${cpu[lull]} % is not under half of plain ${cpu[plain]} %"
-python3 - "$T_DIR/nap.json" <<'PY' || die "/lull/nap: $(cat "$T_DIR/nap.json")"
-import json, sys
-d = json.load(open(sys.argv[1]))
 # the forwarding lcore, and testpmd's main thread where it drained the queues at start
-ts = [d[f"thread{i}"] for i in range(d["threads"])]
-t = max(ts, key=lambda t: t["iterations"])
-assert t["policy"] == "rate" and t["sleeps"] > 0 and t["iterations"] > 1000, t
-print(f"/lull/nap: {len(ts)} thread(s); the forwarding one: {t['sleeps']} sleeps, "
-      f"{t['iterations']} rounds, wake {t['wake']}, on CPU {t['cpu']}")
-PY
+read -r policy sleeps rounds on_cpu wake < <(counter_of "$T_DIR/nap.json" policy sleeps iterations cpu wake) ||
+	die "/lull/nap: $(cat "$T_DIR/nap.json")"
+[ "$policy" = rate ] && [ "$sleeps" -gt 0 ] && [ "$rounds" -gt 1000 ] ||
+	die "/lull/nap, the forwarding thread: policy $policy, $sleeps sleeps, $rounds rounds"
+log "/lull/nap: the forwarding thread: $sleeps sleeps, $rounds rounds, wake $wake, on CPU $on_cpu"
 
 # 2b. --wake-priority: the forwarding thread is SCHED_FIFO from its waits on
 # (idle: it waits), its own policy again once lullctl sets it to 0, and never
@@ -87,12 +91,6 @@ PY
 # waits). The policy is read from the kernel (thread_stat: 1 SCHED_FIFO, 0
 # SCHED_OTHER).
 policy_of() { thread_stat "$TP_PID" "$1" 41; }
-counter_of() { # FILE NAME: NAME of the thread with the most iterations in /lull/nap FILE
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-t = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
-print(t[sys.argv[2]])' "$1" "$2"
-}
 LULL_OPTS="--wake-priority 1" testpmd_bg wp-idle "$PRELOAD" --vdev net_null0,no-rx=1 \
 	--vdev net_null1,no-rx=1
 tid=$(h_thread_tid "$TP_PID" "rte-worker-1") || die "no forwarding thread in testpmd"
@@ -264,18 +262,19 @@ tg=$(grep -o "driver teardowns that waited for the polling threads: .*" "$T_DIR/
 	die "no driver teardown in testpmd waited for the polling threads: $(tail -n 3 "$T_DIR/traffic$try.log")"
 echo "$tg" | grep -q ", 0 gave up" || die "in testpmd, a teardown gave up waiting: $tg"
 log "$tg"
-python3 - "$T_DIR/gen.json" "$T_DIR/nap2.json" <<'PY' || die "traffic check failed"
+python3 - "$T_DIR/gen.json" <<'PY' || die "traffic check failed"
 import json, sys
 res = json.load(open(sys.argv[1]))
-d = json.load(open(sys.argv[2]))
-nap = max((d[f"thread{i}"] for i in range(d["threads"])), key=lambda t: t["iterations"])
 for p in res["phases"]:
     if p["sent"] == 0:
         continue
     assert p["received"] == p["sent"] and p["lost"] == 0, f"{p['profile']}: {p}"
     print(f"{p['profile']}: {p['sent']} sent = received, p50/p99 "
           f"{p['lat_us']['p50']:.0f}/{p['lat_us']['p99']:.0f} us")
-assert nap["sleeps"] > 0 and nap["busy_iterations"] > 0, nap
-print(f"forwarding thread: {nap['sleeps']} sleeps, {nap['busy_iterations']} busy rounds")
 PY
+read -r sleeps busy < <(counter_of "$T_DIR/nap2.json" sleeps busy_iterations) ||
+	die "/lull/nap after traffic: $(cat "$T_DIR/nap2.json")"
+[ "$sleeps" -gt 0 ] && [ "$busy" -gt 0 ] ||
+	die "the forwarding thread after traffic: $sleeps sleeps, $busy busy rounds"
+log "forwarding thread: $sleeps sleeps, $busy busy rounds"
 log "PASS"
