@@ -13,9 +13,9 @@
 #             idle: at the first load)
 # measures the idle PMD's CPU, then for each load lull-gen's p50/p99 (one way
 # through OVS), packets lost and the PMD's CPU during the load. Devices:
-#   memif  two memif ports, lull-gen their client (OVS_LOADS)
+#   memif  two memif ports, lull-gen their client (OVS_MEMIF_LOADS)
 #   afp    two net_af_packet ports on veths whose peers are in namespace NS_G,
-#          lull-gen there on af_packet too (ovs_afp_links first; OVS_LOADS)
+#          lull-gen there on af_packet too (ovs_afp_links first; OVS_AFP_LOADS)
 #   tap    two taps bridged to veths in namespaces A and B (h_tap_namespaces;
 #          OVS asks two rx queues per tap); the loads are pings from A to B
 #          across OVS (OVS_TAP_LOADS: every 1 and 10 ms): round-trip p50/p99
@@ -29,7 +29,11 @@
 # time it was woken, runnable, while another thread had CPU 1. A sleeping PMD
 # gives its CPU away and must get it back; what that costs at p99 is measured
 # in docs/benchmarks.md, "Where the milliseconds of p99 come from".
+# OVS_LOADS for both; a device's own list where it carries different rates
+# (near OVS's capacity: memif ~1.75 Mpps here, af_packet far less)
 OVS_LOADS=${OVS_LOADS:-rate:1k rate:10k rate:100k burst:1000/100ms}
+OVS_MEMIF_LOADS=${OVS_MEMIF_LOADS:-$OVS_LOADS}
+OVS_AFP_LOADS=${OVS_AFP_LOADS:-$OVS_LOADS}
 OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
 # pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core, and its
@@ -151,13 +155,14 @@ PY
 
 ovs_run() {
 	local cfg=$1 run=$2 dev=${3:-memif} pre="" tid kv=() load a b more="" pfx="" budget=""
+	local loads=$OVS_MEMIF_LOADS
 	case $cfg in
 	lull | match*) pre=$PRELOAD kv=(pmd-maxsleep=0) ;;
 	ovs*) kv=("pmd-maxsleep=${cfg#ovs}") ;;
 	esac
 	case $dev in
 	tap) a="net_tap0,iface=$TAP_A" b="net_tap1,iface=$TAP_B" more=options:n_rxq=2 pfx=tap- ;;
-	afp) a="net_af_packet0,iface=${H_ID}af" b="net_af_packet1,iface=${H_ID}bf" pfx=afp- ;;
+	afp) a="net_af_packet0,iface=${H_ID}af" b="net_af_packet1,iface=${H_ID}bf" pfx=afp- loads=$OVS_AFP_LOADS ;;
 	*) a=$(h_memif 0 server "a$run") b=$(h_memif 1 server "b$run") ;;
 	esac
 	if [ "$cfg" = floor ]; then
@@ -166,7 +171,7 @@ ovs_run() {
 	fi
 	# matchX: the budget at the first load, for the idle PMD too
 	if [ "${cfg#match}" != "$cfg" ]; then
-		budget=$(ovs_match "$cfg" "$pfx${OVS_LOADS%% *}")
+		budget=$(ovs_match "$cfg" "$pfx${loads%% *}")
 		[ -n "$budget" ] || { echo "x no ovs${cfg#match} figure to match"; return; }
 	fi
 	LULL_OPTS=${LULL_OPTS:-} ovs_start "ovs$run" "$pre" "${kv[@]}" 2>/dev/null ||
@@ -187,7 +192,7 @@ ovs_run() {
 	if [ "$dev" = tap ]; then
 		for load in $OVS_TAP_LOADS; do ovs_ping "$tid" "$load"; done
 	else
-		for load in $OVS_LOADS; do
+		for load in $loads; do
 			if [ -n "$budget" ]; then
 				budget=$(ovs_match "$cfg" "$pfx$load")
 				[ -n "$budget" ] || { echo "x no ovs${cfg#match} figure at $pfx$load"; break; }

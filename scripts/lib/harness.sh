@@ -342,11 +342,28 @@ h_gen_lingers() {
 # memory every few hundred ms; on the VM lull is developed on, a PMD whose CPU
 # idles meets stalls of up to ~10 ms after those passes and a busy PMD does
 # not: OVS 250's one-way p99 at 1 kpps was 0.6-3.9 ms with it, 0.34-0.54 ms
-# with it paused (docs/benchmarks.md).
+# with it paused (docs/benchmarks.md). And whether the kernel keeps the PMDs'
+# CPU (1) for them: isolcpus= or an isolated cpuset partition, as
+# lib/sched_view.c reads it; where it does not, other threads that moved there
+# while a PMD slept preempt it near capacity (docs/tuning.md).
 h_machine_notes() {
 	local n
 	n=$(pgrep -c '^kdamond' 2>/dev/null) || n=0
 	[ "$n" -eq 0 ] ||
 		echo "machine: DAMON runs ($n kdamond thread(s)): the p99 of every sleeping configuration includes the stalls its passes cause here (docs/benchmarks.md)"
+	h_cpu_isolated 1 ||
+		echo "machine: CPU 1 (the PMD's) is not isolated (isolcpus=, an isolated cpuset): other threads may run there, which near capacity costs a PMD that slept more than a busy one (docs/tuning.md)"
 	return 0
+}
+
+# h_cpu_isolated CPU: whether CPU is in /sys/devices/system/cpu/isolated or
+# /sys/fs/cgroup/cpuset.cpus.isolated (lists such as "1-3,5")
+h_cpu_isolated() {
+	local list item lo hi
+	list="$(cat /sys/devices/system/cpu/isolated 2>/dev/null),$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null)"
+	for item in ${list//,/ }; do
+		lo=${item%-*} hi=${item#*-}
+		[ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && return 0
+	done
+	return 1
 }
