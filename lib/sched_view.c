@@ -122,7 +122,7 @@ last_cpu(const char *stat)
 int
 lull_sched_view(const char *root, pid_t pid, pid_t tid, struct lull_sched_view *v)
 {
-	char path[128], text[4096], val[64];
+	char path[128], text[4096], val[64], list[2048];
 	unsigned long long run_ns, wait_ns;
 	uint64_t u;
 	int ret;
@@ -133,9 +133,12 @@ lull_sched_view(const char *root, pid_t pid, pid_t tid, struct lull_sched_view *
 	ret = read_text(root, path, text, sizeof(text));
 	if (ret < 0)
 		return ret == -ENOENT || ret == -ESRCH ? -ENOENT : ret;
-	if (status_field(text, "Cpus_allowed_list", v->cpus, sizeof(v->cpus)) == NULL ||
-		cpu_list(v->cpus, &v->allowed) < 0)
+	if (status_field(text, "Cpus_allowed_list", list, sizeof(list)) == NULL ||
+		cpu_list(list, &v->allowed) < 0)
 		return -EINVAL;
+	/* the text is for people: a long list ends in "..." */
+	if (snprintf(v->cpus, sizeof(v->cpus), "%s", list) >= (int)sizeof(v->cpus))
+		memcpy(v->cpus + sizeof(v->cpus) - 4, "...", 4);
 	if (status_field(text, "nonvoluntary_ctxt_switches", val, sizeof(val)) == NULL ||
 		lull_parse_u64(val, 0, UINT64_MAX, &u) < 0)
 		return -EINVAL;

@@ -33,7 +33,7 @@ enum lull_cpu_kept {
 };
 
 struct lull_sched_view {
-	char cpus[64];     /**< where it may run, "1" or "0-1" (Cpus_allowed_list) */
+	char cpus[64];     /**< where it may run, "1" or "0-1" (Cpus_allowed_list; long: "...") */
 	cpu_set_t allowed; /**< the same as a set */
 	int cpu;           /**< where it last ran, -1 if not known */
 	enum lull_cpu_kept kept;

@@ -154,6 +154,13 @@ test_gone_and_garbled(void **state)
 	assert_int_equal(lull_sched_view(root, 7, 42, &v), -EINVAL);
 	put("/proc/7/task/42/status", STATUS("1", "many"));
 	assert_int_equal(lull_sched_view(root, 7, 42, &v), -EINVAL);
+	/* a list longer than the text shown: the set is whole, the text cut */
+	put("/proc/7/task/42/status",
+		STATUS("1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,35,37,39,41,43,45,47", "1"));
+	assert_int_equal(lull_sched_view(root, 7, 42, &v), 0);
+	assert_true(CPU_ISSET(47, &v.allowed) && CPU_COUNT(&v.allowed) == 24);
+	assert_int_equal(strlen(v.cpus), sizeof(v.cpus) - 1);
+	assert_string_equal(v.cpus + sizeof(v.cpus) - 4, "...");
 	put("/proc/7/task/42/status", STATUS("1", "1"));
 	put("/proc/7/task/42/schedstat", "soon\n");
 	assert_int_equal(lull_sched_view(root, 7, 42, &v), -EINVAL);
