@@ -87,6 +87,19 @@ done
 	die "lullctl pmd-perf-show against OVS: $(cat "$T_DIR/perf.txt")"
 [ "$(grep -Ec "^ +Sleeps: +[1-9]" "$T_DIR/perf.txt")" -eq 2 ] ||
 	die "pmd-perf-show against OVS: not two threads with sleeps: $(cat "$T_DIR/perf.txt")"
+# where the kernel runs each PMD (OVS pins it): pmd-sleep-show names its CPU,
+# and the log said once that it is shared, where no isolated list keeps it
+"$LULLCTL" -f "$OVS_PREFIX" pmd-sleep-show >"$T_DIR/sleep.txt" ||
+	die "lullctl pmd-sleep-show against OVS: $(cat "$T_DIR/sleep.txt")"
+for t in $(h_thread_tids "$OVS_PID" "pmd*"); do
+	c=$(awk '/^Cpus_allowed_list:/ {print $2}' "/proc/$OVS_PID/task/$t/status")
+	grep -q "^  cpu $c (may run on $c): " "$T_DIR/sleep.txt" ||
+		die "pmd-sleep-show against OVS: no PMD on CPU $c: $(grep '^  cpu' "$T_DIR/sleep.txt")"
+	n=$(grep -c "lull: thread $t may run on CPU $c, which" "$T_DIR/lull.log" || true)
+	if h_cpu_isolated "$c"; then want=0; else want=1; fi
+	[ "$n" = "$want" ] || die "PMD $t on CPU $c: the log said it is shared $n times, want $want"
+done
+log "PMD CPUs: $(grep '^  cpu' "$T_DIR/sleep.txt" | cut -d';' -f1 | tr -s ' ' | tr '\n' ';')"
 
 # 2. 10 kpps while p1 moves to the other PMD thread and back
 before=$(in_use)
