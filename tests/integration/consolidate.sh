@@ -69,7 +69,9 @@ done
 [ -n "$p" ] && [ "$(bal packs)" -ge 1 ] || die "no PMD parked in the light phase: $(ctl balance-show)"
 fcmp 'c < 1' c="$cpu" || die "the parked PMD (lcore $p) used $cpu % of a CPU"
 log "light: packed ($(bal packs) pack(s)), lcore $p parked, its thread $cpu % of a CPU"
-ctl pmd-sleep-show | grep -A2 "^pmd thread core $p:" | grep -q 'burst tolerance: no rx queue (parked)' ||
+# the parked PMD's own block: from its header to the next PMD's
+ctl pmd-sleep-show | awk -v h="pmd thread core $p:" '/^pmd thread core / {on = index($0, h) == 1} on' |
+	grep -q 'burst tolerance: no rx queue (parked)' ||
 	die "pmd-sleep-show of the parked PMD: $(ctl pmd-sleep-show)"
 grep -q "PMD [0-9]*: polls no rx queue (parked)" "$T_DIR/lull.log" ||
 	die "the log's burst line for the parked PMD: $(grep 'burst' "$T_DIR/lull.log" | tail -2)"
