@@ -356,12 +356,25 @@ h_machine_notes() {
 	return 0
 }
 
-# h_cpu_isolated CPU: whether CPU is in /sys/devices/system/cpu/isolated or
-# /sys/fs/cgroup/cpuset.cpus.isolated (lists such as "1-3,5")
+# h_cpu_isolated CPUS: whether every CPU of CPUS (one, or a list such as
+# "1-3,5") is in /sys/devices/system/cpu/isolated or
+# /sys/fs/cgroup/cpuset.cpus.isolated, as lib/sched_view.c judges "kept"
 h_cpu_isolated() {
-	local list item lo hi
+	local list item lo hi c
 	list="$(cat /sys/devices/system/cpu/isolated 2>/dev/null),$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null)"
-	for item in ${list//,/ }; do
+	[ -n "$1" ] || return 1
+	for item in ${1//,/ }; do
+		for ((c = ${item%-*}; c <= ${item#*-}; c++)); do
+			h_cpu_in_list "$c" "$list" || return 1
+		done
+	done
+	return 0
+}
+
+# h_cpu_in_list CPU LIST: whether CPU is in LIST ("1-3,5", items may be empty)
+h_cpu_in_list() {
+	local item lo hi
+	for item in ${2//,/ }; do
 		lo=${item%-*} hi=${item#*-}
 		[ "$1" -ge "$lo" ] && [ "$1" -le "$hi" ] && return 0
 	done

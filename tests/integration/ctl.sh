@@ -75,7 +75,7 @@ assert p["generation"] >= 100, p' || die "the last settings are not in force: $(
 log "100 changes taken, the last in force"
 
 # where the PMD runs, as the kernel says: its CPUs, whether isolcpus= or an
-# isolated cpuset keeps them (the test reads the same lists), and its
+# isolated cpuset keeps them (h_cpu_isolated reads the same lists), and its
 # preemptions, between two reads of /proc around the show
 tid=$(h_worker_tid "$lull_pid") || die "no PMD thread in lull"
 status=/proc/$lull_pid/task/$tid/status
@@ -85,24 +85,20 @@ ctl --json pmd-sleep-show >"$T_DIR/sleep.json" || die "pmd-sleep-show: exit $?"
 after=$(awk '/^nonvoluntary_ctxt_switches:/ {print $2}' "$status")
 read -r _ wait_after _ <"/proc/$lull_pid/task/$tid/schedstat"
 allowed=$(awk '/^Cpus_allowed_list:/ {print $2}' "$status")
-isolated="$(cat /sys/devices/system/cpu/isolated),$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || true)"
-python3 - "$T_DIR/sleep.json" "$before" "$after" "$allowed" "$isolated" "$wait_before" "$wait_after" <<'PY' || die "pmd-sleep-show's cpu fields: $(cat "$T_DIR/sleep.json")"
+if h_cpu_isolated "$allowed"; then want=kept; else want=shared; fi
+python3 - "$T_DIR/sleep.json" "$before" "$after" "$allowed" "$want" "$wait_before" "$wait_after" <<'PY' >"$T_DIR/cpu.txt" || die "pmd-sleep-show's cpu fields: $(cat "$T_DIR/sleep.json")"
 import json, sys
 p = json.load(open(sys.argv[1]))["pmd1"]
-before, after, allowed, isolated = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-def cpus(text):
-    out = set()
-    for item in filter(None, text.split(",")):
-        lo, _, hi = item.partition("-")
-        out |= set(range(int(lo), int(hi or lo) + 1))
-    return out
-want = "kept" if cpus(allowed) <= cpus(isolated) else "shared"
-assert p["cpus"] == allowed and p["cpu"] in cpus(allowed), p
+before, after, allowed, want = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+assert p["cpus"] == allowed, p
 assert p["cpu_kept"] == want, (p["cpu_kept"], want)
 assert before <= p["preemptions_total"] <= after, (before, p["preemptions_total"], after)
 wait_us = (int(sys.argv[6]) // 1000, int(sys.argv[7]) // 1000)
 assert wait_us[0] <= p["runq_wait_us_total"] <= wait_us[1], (wait_us, p["runq_wait_us_total"])
+print(p["cpu"])
 PY
+cpu=$(cat "$T_DIR/cpu.txt")
+h_cpu_in_list "$cpu" "$allowed" || die "pmd-sleep-show: the PMD last ran on CPU $cpu, not one of $allowed"
 ctl pmd-sleep-show | grep -q "^  cpu [0-9]* (may run on $allowed): " || die "pmd-sleep-show: no cpu line: $(ctl pmd-sleep-show)"
 log "cpu fields: $(ctl pmd-sleep-show | grep '^  cpu ')"
 
