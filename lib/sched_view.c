@@ -123,7 +123,6 @@ int
 lull_sched_view(const char *root, pid_t pid, pid_t tid, struct lull_sched_view *v)
 {
 	char path[128], text[4096], val[64], list[2048];
-	unsigned long long run_ns, wait_ns;
 	uint64_t u;
 	int ret;
 
@@ -149,12 +148,31 @@ lull_sched_view(const char *root, pid_t pid, pid_t tid, struct lull_sched_view *
 		v->cpu = last_cpu(text);
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
 	if (read_text(root, path, text, sizeof(text)) >= 0) {
-		if (sscanf(text, "%llu %llu", &run_ns, &wait_ns) != 2)
+		if (lull_schedstat_wait(text, &v->runq_wait_ns) < 0)
 			return -EINVAL;
 		v->have_wait = 1;
-		v->runq_wait_ns = wait_ns;
 	}
 	return 0;
+}
+
+int
+lull_schedstat_wait(const char *text, uint64_t *wait_ns)
+{
+	const char *p = text;
+	char *end;
+
+	for (int field = 0; field < 2; field++) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		*wait_ns = strtoull(p, &end, 10);
+		if (errno != 0)
+			return -EINVAL;
+		p = end;
+	}
+	return *p == ' ' || *p == '\n' || *p == '\0' ? 0 : -EINVAL;
 }
 
 const char *

@@ -57,6 +57,15 @@ int lull_sched_view(const char *root, pid_t pid, pid_t tid, struct lull_sched_vi
  */
 bool lull_sched_shared_line(pid_t tid, char *buf, size_t len);
 
+/**
+ * The run-queue wait in a schedstat text ("RUN_NS WAIT_NS SLICES", kernel 2.6.23+):
+ * the one parse for another thread's (lull_sched_view) and a PMD's own, read in
+ * the datapath after a sampled wait (nap/nap.c).
+ *
+ * @return 0, or -EINVAL when the text does not start with two numbers.
+ */
+int lull_schedstat_wait(const char *text, uint64_t *wait_ns);
+
 /** "kept", "shared" or "unknown". */
 const char *lull_cpu_kept_name(enum lull_cpu_kept kept);
 

@@ -2,6 +2,7 @@
 #include "lull_nap.h"
 
 #include "clock.h"
+#include "sched_view.h"
 #include "sleepopt.h"
 #include "yield.h"
 
@@ -44,14 +45,14 @@ thread_cpu_ns(void)
 static uint64_t
 run_delay_ns(int fd)
 {
-	char buf[80], *end;
+	char buf[80];
 	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+	uint64_t wait_ns;
 
 	if (n <= 0)
 		return LULL_POLICY_QUEUED_NA;
 	buf[n] = '\0';
-	(void)strtoull(buf, &end, 10);
-	return strtoull(end, NULL, 10);
+	return lull_schedstat_wait(buf, &wait_ns) == 0 ? wait_ns : LULL_POLICY_QUEUED_NA;
 }
 
 /* A run-queue delay of the waits this large (smoothed) means another thread

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* lib/sched_view.c: a thread's CPUs, whether the kernel keeps them, its waits. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -170,6 +171,35 @@ test_gone_and_garbled(void **state)
 	assert_int_equal(v.cpu, -1);
 }
 
+/* The one schedstat parse, the datapath's (nap.c) and the view's */
+static void
+test_schedstat_wait(void **state)
+{
+	char text[64];
+	uint64_t wait_ns = 7;
+	int fd;
+	ssize_t n;
+
+	(void)state;
+	assert_int_equal(lull_schedstat_wait("123 4567 89\n", &wait_ns), 0);
+	assert_int_equal(wait_ns, 4567);
+	assert_int_equal(lull_schedstat_wait("1 18446744073709551615", &wait_ns), 0);
+	assert_true(wait_ns == UINT64_MAX);
+	assert_int_equal(lull_schedstat_wait("1 18446744073709551616 2", &wait_ns), -EINVAL);
+	assert_int_equal(lull_schedstat_wait("123\n", &wait_ns), -EINVAL);
+	assert_int_equal(lull_schedstat_wait("", &wait_ns), -EINVAL);
+	assert_int_equal(lull_schedstat_wait("1 -2 3", &wait_ns), -EINVAL);
+	assert_int_equal(lull_schedstat_wait("1 2x 3", &wait_ns), -EINVAL);
+	/* this thread's own, as the datapath reads it */
+	fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	assert_true(n > 0);
+	text[n] = '\0';
+	assert_int_equal(lull_schedstat_wait(text, &wait_ns), 0);
+}
+
 /* This very thread, on the host's own files */
 static void
 test_this_thread(void **state)
@@ -203,6 +233,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_kept_by_cpuset_partition, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_schedstat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gone_and_garbled, setup, teardown),
+		cmocka_unit_test(test_schedstat_wait),
 		cmocka_unit_test(test_this_thread),
 	};
 
