@@ -20,8 +20,8 @@
 #          OVS asks two rx queues per tap); the loads are pings from A to B
 #          across OVS (OVS_TAP_LOADS: every 1 and 10 ms): round-trip p50/p99
 #
-#   ovs_run CFG RUN [memif|afp|tap]   prints "idle CPU RQ" then "LOAD CPU P50 P99
-#                     LOST OFFERED RQ" lines (afp and tap: prefixed afp- and
+#   ovs_run CFG RUN [memif|afp|tap]   prints "idle CPU RQ WAKES" then "LOAD CPU
+#                     P50 P99 LOST OFFERED RQ WAKES" lines (afp and tap: prefixed afp- and
 #                     tap-), or one "x REASON" line; CFG floor: no OVS, the
 #                     "idle" line of a thread that only waits 9 ms at a time
 #                     (WAIT_FLOOR)
@@ -36,9 +36,10 @@ OVS_MEMIF_LOADS=${OVS_MEMIF_LOADS:-$OVS_LOADS}
 OVS_AFP_LOADS=${OVS_AFP_LOADS:-$OVS_LOADS}
 OVS_TAP_LOADS=${OVS_TAP_LOADS:-ping:0.001 ping:0.01}
 
-# pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core, and its
-# run-queue wait over the same SECS, ms per second
-pmd_pct() { h_thread_pct "$OVS_PID" "$1" "$2" 2 rq; }
+# pmd_pct TID SECS: the PMD thread's CPU over SECS, % of a core, its
+# run-queue wait over the same SECS, ms per second, and its wakes per second
+# (voluntary context switches: a sleep or a blocking wait each)
+pmd_pct() { h_thread_pct "$OVS_PID" "$1" "$2" 2 rq wakes; }
 
 # ovs_afp_links: namespace NS_G holding one end of two veth pairs, whose other
 # ends (OVS's af_packet ports) stay here: ${H_ID}af, ${H_ID}bf; tx checksum
@@ -76,13 +77,13 @@ ovs_load() {
 		grep -qs "^\[phase 2/2" "$g.log" && break
 		sleep 0.1
 	done
-	read -r pct rq < <(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
+	read -r pct rq wk < <(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
 	wait "$gpid" || { echo "x lull-gen failed: $(tail -n 1 "$g.log")"; return; }
-	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" "$rq" <<'PY'
+	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" "$rq" "$wk" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][1]
 print(sys.argv[2], sys.argv[3], f"{p['lat_us']['p50']:.1f}", f"{p['lat_us']['p99']:.1f}", p["lost"],
-      p["offered"], sys.argv[4])
+      p["offered"], sys.argv[4], sys.argv[5])
 PY
 }
 
@@ -134,14 +135,14 @@ ovs_budget_set() {
 # ovs_ping TID LOAD: LOAD = ping:INTERVAL for SECS from namespace A to B; the
 # PMD's CPU over the middle of it, the round trips' p50/p99, pings lost
 ovs_ping() {
-	local tid=$1 load=$2 iv=${2#ping:} out="$H_DIR/ping.txt" pct rq ppid n
+	local tid=$1 load=$2 iv=${2#ping:} out="$H_DIR/ping.txt" pct rq wk ppid n
 	n=$(echo "$SECS / $iv" | bc)
 	ip netns exec "$NS_A" ping -n -i "$iv" -c "$n" -W 1 198.18.0.2 >"$out" 2>&1 &
 	ppid=$!
 	sleep 0.5
-	read -r pct rq < <(pmd_pct "$tid" "$(echo "$SECS - 1" | bc)")
+	read -r pct rq wk < <(pmd_pct "$tid" "$(echo "$SECS - 1" | bc)")
 	wait "$ppid" || true
-	python3 - "$out" "tap-$load" "$n" "$pct" "$rq" <<'PY'
+	python3 - "$out" "tap-$load" "$n" "$pct" "$rq" "$wk" <<'PY'
 import re, statistics, sys
 rtt = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", open(sys.argv[1]).read()))
 if not rtt:
@@ -149,7 +150,7 @@ if not rtt:
     sys.exit()
 q = statistics.quantiles([r * 1000 for r in rtt], n=100) if len(rtt) > 1 else [rtt[0] * 1000] * 99
 print(sys.argv[2], sys.argv[4], f"{q[49]:.1f}", f"{q[98]:.1f}", int(sys.argv[3]) - len(rtt),
-      sys.argv[3], sys.argv[5])
+      sys.argv[3], sys.argv[5], sys.argv[6])
 PY
 }
 
@@ -228,14 +229,16 @@ def rng(k, i):
     c = [v[i] for v in vals[k]]
     return f"{min(c):g}-{max(c):g}"
 cfgs = ("lull", "match250", "match50", "ovs250", "ovs50", "ovs0", "floor")
-# columns: CPU, then (loads) P50 P99 LOST OFFERED; RQ after the CPU of an idle
-# line, after OFFERED of a load's (none on the floor's line)
+# columns: CPU, then (loads) P50 P99 LOST OFFERED; RQ and WAKES after the CPU
+# of an idle line, after OFFERED of a load's (neither on the floor's line;
+# WAKES not in a file of a run before they were measured)
 BUSY = 5
 def rq(m):
     i = BUSY if len(m) >= BUSY else 1
-    return f" {m[i]:7.2f}" if len(m) > i else f" {'-':>7}"
+    out = f" {m[i]:7.2f}" if len(m) > i else f" {'-':>7}"
+    return out + (f" {m[i + 1]:7.0f}" if len(m) > i + 1 else f" {'-':>7}")
 print(f"{'load':<24} {'config':<8} {'CPU %':>16} {'p50 us':>8} {'p99 us':>18} {'lost':>14}"
-      f" {'rq ms/s':>7}")
+      f" {'rq ms/s':>7} {'wakes/s':>7}")
 for load in loads:
     for cfg in cfgs:
         k = (cfg, load)

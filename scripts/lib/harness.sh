@@ -193,19 +193,33 @@ h_thread_rq_ns() {
 	read -r _ q _ <"/proc/$1/task/$2/schedstat" 2>/dev/null && echo "$q"
 }
 
-# h_thread_pct PID TID SECS DECIMALS [rq]: the thread's CPU over the next SECS
-# (decimals allowed), as a % of one core, to DECIMALS places; with rq, then
-# its run-queue wait over the same SECS, ms per second
+# h_thread_vcs PID TID: the thread's voluntary context switches so far (each
+# sleep and each blocking wait is one: its wakes)
+h_thread_vcs() {
+	awk '/^voluntary_ctxt_switches/ {print $2; f = 1} END {exit !f}' \
+		"/proc/$1/task/$2/status" 2>/dev/null
+}
+
+# h_thread_pct PID TID SECS DECIMALS [rq] [wakes]: the thread's CPU over the
+# next SECS (decimals allowed), as a % of one core, to DECIMALS places; with
+# rq, then its run-queue wait over the same SECS, ms per second; with wakes,
+# then its wakes per second (h_thread_vcs)
 h_thread_pct() {
-	local a b qa=0 qb=0
+	local a b qa=0 qb=0 va=0 vb=0 rq="" wk=""
+	case " ${*:5} " in *" rq "*) rq=1 ;; esac
+	case " ${*:5} " in *" wakes "*) wk=1 ;; esac
 	a=$(h_thread_cpu_ns "$1" "$2") || return 1
-	[ "${5:-}" != rq ] || qa=$(h_thread_rq_ns "$1" "$2") || return 1
+	[ -z "$rq" ] || qa=$(h_thread_rq_ns "$1" "$2") || return 1
+	[ -z "$wk" ] || va=$(h_thread_vcs "$1" "$2") || return 1
 	sleep "$3"
 	b=$(h_thread_cpu_ns "$1" "$2") || return 1
-	[ "${5:-}" != rq ] || qb=$(h_thread_rq_ns "$1" "$2") || return 1
-	awk -v d=$((b - a)) -v q=$((qb - qa)) -v s="$3" -v p="$4" -v rq="${5:-}" 'BEGIN {
+	[ -z "$rq" ] || qb=$(h_thread_rq_ns "$1" "$2") || return 1
+	[ -z "$wk" ] || vb=$(h_thread_vcs "$1" "$2") || return 1
+	awk -v d=$((b - a)) -v q=$((qb - qa)) -v v=$((vb - va)) -v s="$3" -v p="$4" \
+		-v rq="$rq" -v wk="$wk" 'BEGIN {
 		printf "%.*f", p, d * 100 / (s * 1e9)
-		if (rq == "rq") printf " %.2f", q / (s * 1e6)
+		if (rq) printf " %.2f", q / (s * 1e6)
+		if (wk) printf " %.0f", v / s
 		printf "\n"
 	}'
 }
