@@ -148,6 +148,23 @@ lull_cost_forget(struct lull_cost *c)
 	quantiles(c, true);
 }
 
+/* The tail's window ends: its maxima halve */
+static void
+tail_window_end(struct lull_cost *c)
+{
+	c->late_tail_ns /= 2;
+	c->late_tail2_ns /= 2;
+	c->stall_tail_ns /= 2;
+	c->tail_since = 0;
+}
+
+void
+lull_cost_tail_age(struct lull_cost *c)
+{
+	tail_window_end(c);
+	lull_cost_forget(c);
+}
+
 void
 lull_cost_stall(struct lull_cost *c, uint64_t round_ns)
 {
@@ -165,12 +182,8 @@ lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 	} else if (late_ns > c->late_tail2_ns) {
 		c->late_tail2_ns = late_ns;
 	}
-	if (++c->tail_since >= LULL_COST_TAIL_WINDOW) {
-		c->late_tail_ns /= 2;
-		c->late_tail2_ns /= 2;
-		c->stall_tail_ns /= 2;
-		c->tail_since = 0;
-	}
+	if (++c->tail_since >= LULL_COST_TAIL_WINDOW)
+		tail_window_end(c);
 	c->late_mean_ns = c->late_n ? (7 * c->late_mean_ns + late_ns) / 8 : late_ns;
 	c->late_n++;
 	if (++c->late_total >= LULL_COST_LATE_WINDOW)

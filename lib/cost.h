@@ -27,6 +27,9 @@
 #define LULL_COST_DOWN_READS   4u    /**< reads below a quantile before it goes down */
 /** Samples between two halvings of the worst lateness (lull_cost_late_tail_ns). */
 #define LULL_COST_TAIL_WINDOW (16u * LULL_COST_LATE_WINDOW)
+/** The same window by time, for a PMD the tail rule keeps polling (it takes no
+ * sample): ~LULL_COST_TAIL_WINDOW waits of an idle PMD on a VM (4,000 a second). */
+#define LULL_COST_TAIL_AGE_NS 8000000000ull
 
 /** The quantiles of the lateness the rate policy may keep, best first: p99,
  * and when no sleep keeps that one, p95, p90, p75, p50 (lull_cost_keep_pct). */
@@ -54,8 +57,8 @@ struct lull_cost {
 	uint64_t late_mean_ns; /**< smoothed mean (1/8 EWMA) of the lateness charged */
 	/** The worst lateness seen, halved every LULL_COST_TAIL_WINDOW samples: a
 	 * tail of 1 wake in 2,000 stays known (the histogram's halvings drop a
-	 * bucket of one), and a PMD that polls because of it takes no sample,
-	 * so it keeps it until the traffic lets it sleep again. */
+	 * bucket of one); a PMD that polls because of it takes no sample, and
+	 * its window ends by time instead (lull_cost_tail_age). */
 	uint64_t late_tail_ns;
 	/** The second worst, halved with it: the tail rule believes a lateness
 	 * seen twice (one far from all others is a host's hiccup until another
@@ -135,6 +138,13 @@ lull_cost_tail_confirm(struct lull_cost *c, uint64_t late_ns)
 	if (late_ns > c->late_tail2_ns)
 		c->late_tail2_ns = late_ns;
 }
+
+/** The tail's window ends without its samples: the worst lateness, the longest
+ * polling stall and the histogram halve (lull_cost_forget), as after
+ * LULL_COST_TAIL_WINDOW waits. For a PMD the tail rule keeps polling, every
+ * LULL_COST_TAIL_AGE_NS: else one wake that lost packets would keep it polling
+ * as long as the traffic lasts, wherever polling itself never stalls. */
+void lull_cost_tail_age(struct lull_cost *c);
 
 /** A round of polling (no wait in it) took round_ns (lull_cost::stall_tail_ns). */
 void lull_cost_stall(struct lull_cost *c, uint64_t round_ns);

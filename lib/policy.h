@@ -115,6 +115,8 @@ struct lull_policy {
 	uint64_t clu_start_ns; /**< when its first packets were seen */
 	uint64_t clu_last_ns;  /**< when its packets were last seen */
 	double clu_max_pkts;   /**< the largest recent cluster, decays as the peak */
+	/** rate: since when the tail rule keeps the PMD polling, 0 while it does not */
+	uint64_t tail_poll_ns;
 	/** rate: until then a decision can only be to poll (decide_rate's hold), 0 none */
 	uint64_t poll_until_ns;
 	uint64_t held; /**< rate: decisions the hold answered (a count, for tests) */

@@ -441,6 +441,24 @@ tail_cap(const struct lull_policy *pol)
 }
 
 /*
+ * The tail rule keeps the PMD polling: it takes no timed wait, so the tail's
+ * window, counted in waits, would not end while the traffic lasts (one wake 8
+ * ms late that lost packets at 100 kpps into 512 descriptors: polling for
+ * good, where polling itself never stalls). It ends by time instead, and a
+ * wake that late again is believed again at once if it loses packets.
+ */
+static void
+tail_polled(struct lull_policy *pol, uint64_t now_ns)
+{
+	if (pol->tail_poll_ns == 0) {
+		pol->tail_poll_ns = now_ns | 1;
+	} else if (now_ns - pol->tail_poll_ns >= LULL_COST_TAIL_AGE_NS) {
+		lull_cost_tail_age(&pol->cost);
+		pol->tail_poll_ns = now_ns | 1;
+	}
+}
+
+/*
  * After a decision to poll: where the ring at the peak rate leaves no sleep,
  * nothing can change that answer before the rate period ends. The peak and
  * the largest cluster only grow within it, the rate the idle and linger tests
@@ -495,8 +513,11 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	 * (a PMD near 1 Mpps decides after every empty round, and the fit's
 	 * quantile reads made those rounds slow enough to lose packets) */
 	*cap_ns = tail_cap(pol);
-	if (*cap_ns <= pol->p.step_ns)
+	if (*cap_ns <= pol->p.step_ns) {
+		tail_polled(pol, now_ns);
 		return 0;
+	}
+	pol->tail_poll_ns = 0;
 	late_ns = lull_policy_late_ns(pol);
 	spell_ppns = spell_rate(pol, now_ns, n);
 	if (linger(pol, now_ns, n))

@@ -140,6 +140,33 @@ test_a_wake_that_lost_packets_is_believed(void **state)
 		fail_msg("lost %" PRIu64 ": more than the first late wake's overflow", o.dropped);
 }
 
+/* 100 kpps into 512 descriptors (af_packet's 512 frames: 5.1 ms); the first
+ * wake from 100 ms on is 8 ms late, the only late one. It loses packets, and
+ * the tail rule, believing it at once, polls. A polling PMD takes no timed
+ * wait to age that tail: it polled to the end of the run (100 % of a core
+ * where OVS sleeps: issue 30's af_packet cells, in a model of OVS with lull).
+ * The tail's window ends by time too (LULL_COST_TAIL_AGE_NS): it sleeps again,
+ * and loses nothing more. */
+static void
+test_tail_rule_ages_while_polling(void **state)
+{
+	const struct traffic tr = {.on_ns = UINT64_MAX / 2,
+		.period_ns = UINT64_MAX / 2,
+		.gap_ns = 10000,
+		.run_ns = 2 * (LULL_COST_TAIL_AGE_NS + 2000000000ull),
+		.ring = 512};
+	const struct lates lt = {.from_ns = 100000000, .late_ns = 8000000};
+	struct ring_out o;
+
+	(void)state;
+	ring_run("100 kpps into 512, one wake 8 ms late", &tr, &lt, &o);
+	if (o.dropped == 0 || o.dropped > lt.late_ns / tr.gap_ns)
+		fail_msg("lost %" PRIu64 ": not the late wake's overflow alone", o.dropped);
+	if (o.poll_pct > 20)
+		fail_msg("one late wake kept the PMD polling: %.1f %% of the run's second half",
+			o.poll_pct);
+}
+
 /* 1 Mpps for 5 ms in every 50 (the ring lasts 1 ms); every 300th wake is
  * 1.5 ms late. The smoothed rate takes milliseconds to follow an on-phase: a
  * wake that late in its first ones lost a ring each time (3 in 3 s judged at
@@ -402,6 +429,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_lock_on_one_late_wake_in_bursts),
 		cmocka_unit_test(test_a_wake_that_lost_packets_is_believed),
+		cmocka_unit_test(test_tail_rule_ages_while_polling),
 		cmocka_unit_test(test_traffic_that_comes_on_at_once),
 		cmocka_unit_test(test_tail_rule_yields_to_polling_stalls),
 		cmocka_unit_test(test_tail_rule_host_stalls),
