@@ -374,7 +374,7 @@ h_machine_notes() {
 # "1-3,5") is in /sys/devices/system/cpu/isolated or
 # /sys/fs/cgroup/cpuset.cpus.isolated, as lib/sched_view.c judges "kept"
 h_cpu_isolated() {
-	local list item lo hi c
+	local list item c
 	list="$(cat /sys/devices/system/cpu/isolated 2>/dev/null),$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null)"
 	[ -n "$1" ] || return 1
 	for item in ${1//,/ }; do
