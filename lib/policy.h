@@ -114,6 +114,7 @@ struct lull_policy {
 	uint64_t clu_pkts;     /**< packets of the cluster going on */
 	uint64_t clu_start_ns; /**< when its first packets were seen */
 	uint64_t clu_last_ns;  /**< when its packets were last seen */
+	bool stalled;          /**< the last wait was a stall: past p99, twice as long as asked */
 	double clu_max_pkts;   /**< the largest recent cluster, decays as the peak */
 	/** rate: since when the tail rule keeps the PMD polling, 0 while it does not */
 	uint64_t tail_poll_ns;
