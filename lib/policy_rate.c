@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The rate policy (lib/policy.h): the arrival rate and its peak, linger, the
+ * The rate policy (lib/policy.h): the arrival rate and its peak, the
  * sleep that keeps the latency budget (fit under lib/policy_cap.c's cap,
  * unfit), the ring's bounds, the hold, and the mode of the next wait.
  * lib/policy.c dispatches to it.
@@ -175,58 +175,6 @@ static double
 spell_rate(const struct lull_policy *pol, uint64_t now_ns, uint64_t n)
 {
 	return n > 0 ? per_ns(pol->spell_pkts, pol->spell_start_ns, now_ns) : 0;
-}
-
-static inline void
-linger_score(struct lull_policy *pol, bool hit)
-{
-	pol->linger_score -= pol->linger_score / 8;
-	if (hit)
-		pol->linger_score += LINGER_ONE / 8;
-	pol->lingering = false;
-}
-
-/* No linger: none asked, or traffic dense enough to expect a packet in one. */
-static inline bool
-linger_off(const struct lull_policy *pol)
-{
-	return pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0;
-}
-
-/* Sparse traffic (less than one packet expected per linger): a reply may
- * follow a packet at once (ping, TCP ACK, RPC), so keep polling a moment after
- * it. Whether that pays is measured: a linger a packet ends is a hit. Lingers
- * that rarely hit (one-way traffic, paced streams) stop, but for a probe. Denser
- * traffic is better served by sleeping for a batch. */
-static bool
-linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n)
-{
-	if (linger_off(pol)) {
-		pol->lingering = false;
-		return false;
-	}
-	if (n > 0) {
-		/* A linger catches a packet by chance too (Poisson: 1 - e^-x, x = rate x
-		 * linger); it must do clearly better than chance to be worth its CPU. */
-		double x = pol->rate_ppns * (double)pol->p.linger_ns;
-		double keep = 2 * (x - x * x / 2) * LINGER_ONE;
-
-		if (keep < LINGER_KEEP)
-			keep = LINGER_KEEP;
-		if (pol->lingering)
-			linger_score(pol, true);
-		if (pol->linger_score >= keep || ++pol->linger_skips >= LINGER_PROBE) {
-			pol->linger_skips = 0;
-			pol->lingering = true;
-		}
-		return pol->lingering;
-	}
-	if (!pol->lingering)
-		return false;
-	if (now_ns - pol->last_pkt_ns < pol->p.linger_ns)
-		return true;
-	linger_score(pol, false);
-	return false;
 }
 
 double
@@ -553,7 +501,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	pol->tail_poll_ns = 0;
 	late_ns = lull_policy_late_ns(pol);
 	spell_ppns = spell_rate(pol, now_ns, n);
-	if (linger(pol, now_ns, n))
+	if (lull_policy_linger(pol, now_ns, n))
 		return 0;
 	/* the sleep a peak is judged over: what the budget leaves after the
 	 * lateness, but not less than a quarter of the budget (a p99 at the budget,

@@ -27,6 +27,17 @@ max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* No linger: none asked, or traffic dense enough to expect a packet in one. */
+static inline bool
+linger_off(const struct lull_policy *pol)
+{
+	return pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0;
+}
+
+/** rate: keep polling after a packet of sparse traffic (lib/policy_linger.c):
+ * true while this iteration of n packets should. */
+bool lull_policy_linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n);
+
 /** rate's decision for an iteration of n packets (busy, full: its bursts):
  * the sleep in ns, 0 to poll; sets pol->mode. */
 uint64_t lull_policy_decide_rate(
