@@ -185,10 +185,9 @@ test_tail_rule_ages_while_polling(void **state)
 /* 100 kpps comes on into 512 descriptors (af_packet's frames) while the PMD
  * sleeps, and that wake is 4.9 ms late (this VM stalls it and the sender
  * alike): the PMD wakes to a backlog of 490 and drains it at its own speed.
- * Timed from the wake, that cluster read as 2-13 Mpps, a ring's bound left
- * no sleep, and the PMD polled at 100 kpps for most of a second where OVS
- * sleeps (issue 30's af_packet cells). Timed over the stalled wait, it is
- * 100 kpps. */
+ * Timed from the wake, that cluster read as a burst (inside OVS on af_packet,
+ * 2.5 Mpps), a ring's bound left no sleep, and the PMD polled at 100 kpps
+ * where OVS sleeps. Timed over the stalled wait, it is 100 kpps. */
 static void
 test_onset_after_a_stalled_wake(void **state)
 {
