@@ -242,9 +242,16 @@ show_sleep_model(FILE *out, json_t *p)
 		fprintf(out,
 			"  tail rule: a wake %.1f us late (the worst recent, seen twice) must "
 			"not overflow the ring at the arrival rate: %s (polling's longest "
-			"recent round: %.1f us)\n",
+			"recent round: %.1f us)",
 			(double)u(p, LULL_KEY_TAIL_LATE_NS) / 1e3, bound,
 			(double)u(p, LULL_KEY_TAIL_STALL_NS) / 1e3);
+		/* older lull: no hold in its reply */
+		if (json_object_get(p, LULL_KEY_TAIL_HOLD_NS))
+			fprintf(out,
+				"; believed for %.0f s of polling (doubles while wakes lose "
+				"packets again)",
+				(double)u(p, LULL_KEY_TAIL_HOLD_NS) / 1e9);
+		fputc('\n', out);
 	}
 	if (strcmp(s(p, "policy"), "rate") == 0 && u(p, LULL_KEY_KEPT_PCT) < 99) {
 		const struct lull_kept_view v = {

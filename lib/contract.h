@@ -98,7 +98,8 @@ enum lull_unit {
 	X(QUEUED_WAITS, "queued_waits", NULL, COUNT, NULL)                                         \
 	X(TAIL_LATE_NS, "tail_late_ns", NULL, NS, NULL)                                            \
 	X(TAIL_STALL_NS, "tail_stall_ns", NULL, NS, NULL)                                          \
-	X(TAIL_CAP_NS, "tail_cap_ns", NULL, NS, NULL)
+	X(TAIL_CAP_NS, "tail_cap_ns", NULL, NS, NULL)                                              \
+	X(TAIL_HOLD_NS, "tail_hold_ns", NULL, NS, NULL)
 
 /** The keys, as constants: LULL_KEY_<ID> (lullctl reads replies by them). */
 #define LULL_CONTRACT_KEY_(id, key, metric, unit, help) static const char LULL_KEY_##id[] = key;

@@ -142,8 +142,9 @@ lull_cost_tail_confirm(struct lull_cost *c, uint64_t late_ns)
 /** The tail's window ends without its samples: the worst lateness, the longest
  * polling stall and the histogram halve (lull_cost_forget), as after
  * LULL_COST_TAIL_WINDOW waits. For a PMD the tail rule keeps polling, every
- * LULL_COST_TAIL_AGE_NS: else one wake that lost packets would keep it polling
- * as long as the traffic lasts, wherever polling itself never stalls. */
+ * LULL_COST_TAIL_AGE_NS (longer while wakes lose packets again: the policy's
+ * tail_age_ns): else one wake that lost packets would keep it polling as long
+ * as the traffic lasts, wherever polling itself never stalls. */
 void lull_cost_tail_age(struct lull_cost *c);
 
 /** A round of polling (no wait in it) took round_ns (lull_cost::stall_tail_ns). */

@@ -63,6 +63,7 @@ lull_policy_init(struct lull_policy *pol, const struct lull_policy_params *p)
 	memset(pol, 0, sizeof(*pol));
 	pol->p = *p;
 	pol->linger_score = LINGER_ONE; /* linger until shown useless */
+	pol->tail_age_ns = LULL_COST_TAIL_AGE_NS;
 	lull_cost_init(&pol->cost);
 	pol->drained = true;
 	/* the window a peak is judged over (decide_rate sets it from the measured

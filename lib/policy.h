@@ -22,6 +22,9 @@
 #define LULL_MAX_SLEEP_NS     10000000u        /**< 10 ms: longest sleep any policy may ask for */
 #define LULL_POLICY_MAX_WIN   1024             /**< longest history of the window policy */
 #define LULL_POLICY_KEPT_NONE LULL_COST_KEEP_N /**< rate keeps no quantile of its budget */
+/** rate: the longest the tail rule keeps a wake that lost packets while it
+ * polls (16 x LULL_COST_TAIL_AGE_NS: 128 s) */
+#define LULL_POLICY_TAIL_AGE_MAX_NS (16 * LULL_COST_TAIL_AGE_NS)
 
 enum lull_policy_kind {
 	LULL_POLICY_OFF,    /**< busy polling */
@@ -118,6 +121,10 @@ struct lull_policy {
 	double clu_max_pkts;   /**< the largest recent cluster, decays as the peak */
 	/** rate: since when the tail rule keeps the PMD polling, 0 while it does not */
 	uint64_t tail_poll_ns;
+	/** rate: how long that polling keeps the tail before it ages
+	 * (LULL_COST_TAIL_AGE_NS; longer where wakes lose packets again) */
+	uint64_t tail_age_ns;
+	uint64_t harm_ns; /**< rate: when a wake last lost packets (0: never) */
 	/** rate: until then a decision can only be to poll (decide_rate's hold), 0 none */
 	uint64_t poll_until_ns;
 	uint64_t held; /**< rate: decisions the hold answered (a count, for tests) */

@@ -94,10 +94,10 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	pol->drained = !full;
 	/* the spell a wake began is over: if it filled a ring, the wake's lateness
 	 * lost packets, and the tail rule believes it at once (a hiccup that did
-	 * no harm waits for another to confirm it: tail_cap) */
+	 * no harm waits for another to confirm it: lib/policy_tail.c) */
 	if (pol->drained && pol->woke_late_ns != 0) {
 		if (pol->spell_pkts >= pol->p.min_ring)
-			lull_cost_tail_confirm(&pol->cost, pol->woke_late_ns);
+			lull_policy_tail_harm(pol, pol->woke_late_ns, now_ns);
 		pol->woke_late_ns = 0;
 	}
 	/* clusters: a new one after a silence of cluster_gap_ns() (no packet
@@ -159,13 +159,6 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 		pol->period_start_ns = now_ns;
 		pol->period_pkts = 0;
 	}
-}
-
-/* pkts over the time from since_ns to now_ns, packets per ns; 0 without time. */
-static double
-per_ns(uint64_t pkts, uint64_t since_ns, uint64_t now_ns)
-{
-	return now_ns > since_ns ? (double)pkts / (double)(now_ns - since_ns) : 0;
 }
 
 /* The arrival rate of the spell going on (packets this iteration: n > 0), else
@@ -356,90 +349,6 @@ unfit(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns, uint64_t ring_
 }
 
 /*
- * The arrival rate the tail rule judges a ring at: the smoothed rate, unless
- * a quicker sign says that traffic came on - the last period's rate, the
- * period's so far or the spell's going on, once a few batches came in it - at
- * more than half again as much: the smoothed rate takes milliseconds to
- * follow traffic that comes on at once, and a ring lasts one at 1 Mpps
- * (lull-sim, on/off 1 Mpps for 5 ms in 50 on issue 27's VM: a ring lost where
- * a wake late by the known tail fell in an on-phase's first milliseconds).
- * Steady traffic's noise stays below the margin and does not shorten its
- * sleeps.
- */
-static double
-tail_rate(const struct lull_policy *pol)
-{
-	uint64_t enough = 4 * (uint64_t)pol->p.batch, now_ns = pol->last_decide_ns;
-	double quick = pol->sample_ppns, r;
-
-	if (pol->period_pkts >= enough &&
-		(r = per_ns(pol->period_pkts, pol->period_start_ns, now_ns)) > quick)
-		quick = r;
-	if (pol->spell_pkts >= enough &&
-		(r = per_ns(pol->spell_pkts, pol->spell_start_ns, now_ns)) > quick)
-		quick = r;
-	return quick > 1.5 * pol->rate_ppns ? quick : pol->rate_ppns;
-}
-
-/*
- * The longest sleep (UINT64_MAX: no bound) after which the whole ring holds
- * what comes at the arrival rate in it and the worst recent wake's lateness,
- * seen twice: a tail the p99 does not see (a VM wakes a halted vCPU
- * milliseconds late now and then) overflows a ring at a rate where a polling
- * thread loses nothing; there the PMD sleeps less, or polls. One wake far from
- * all others is not believed until another confirms it, or until it did harm
- * (the spell it began filled a ring: rate_update): polling for good on one
- * harmless hiccup is the cliff this rule must not be. Idle or light traffic is
- * far from it (1024 descriptors at 10 kpps: 100 ms). Where polling itself
- * stalls as long as the ring lasts (the host stops the vCPU whatever it does,
- * or the host program's own work between polls takes that long), polling
- * would lose too: the PMD sleeps, as OVS does there.
- * Where polling is seen stalling at least half as long as the worst wake is
- * late, that wake was the host's stall, which a polling thread suffers too,
- * not the sleep's: the sleep must then only not turn the longest stall
- * polling survived into a loss (that stall and the sleep's p99 lateness).
- * Else a PMD that polled because of two late wakes polled for as long as the
- * traffic lasted: inside OVS on this VM, 100 kpps into 1024 descriptors
- * (10 ms) after two wakes ~10.8 ms late polled at 97-99 % of a core where OVS
- * 250 slept at 24 %, while its polling rounds stalled 8.6 ms.
- */
-static uint64_t
-tail_cap(const struct lull_policy *pol)
-{
-	double rate_ppns = tail_rate(pol);
-	double fill_ns = rate_ppns > 0 ? (double)pol->p.min_ring / rate_ppns : 0;
-	uint64_t late_ns = lull_cost_late_tail_ns(&pol->cost);
-	uint64_t stall_ns = pol->cost.stall_tail_ns;
-	double cap_ns;
-
-	if (stall_ns >= late_ns / 2)
-		late_ns = min_u64(late_ns, stall_ns + pol->cost.late_p99_ns);
-	cap_ns = fill_ns - (double)late_ns;
-
-	if (!(rate_ppns > 0) || (double)stall_ns >= fill_ns || cap_ns >= (double)LULL_MAX_SLEEP_NS)
-		return UINT64_MAX;
-	return cap_ns > 0 ? (uint64_t)cap_ns : 0;
-}
-
-/*
- * The tail rule keeps the PMD polling: it takes no timed wait, so the tail's
- * window, counted in waits, would not end while the traffic lasts (one wake 8
- * ms late that lost packets at 100 kpps into 512 descriptors: polling for
- * good, where polling itself never stalls). It ends by time instead, and a
- * wake that late again is believed again at once if it loses packets.
- */
-static void
-tail_polled(struct lull_policy *pol, uint64_t now_ns)
-{
-	if (pol->tail_poll_ns == 0) {
-		pol->tail_poll_ns = now_ns | 1;
-	} else if (now_ns - pol->tail_poll_ns >= LULL_COST_TAIL_AGE_NS) {
-		lull_cost_tail_age(&pol->cost);
-		pol->tail_poll_ns = now_ns | 1;
-	}
-}
-
-/*
  * After a decision to poll: where the ring at the peak rate leaves no sleep,
  * nothing can change that answer before the rate period ends. The peak and
  * the largest cluster only grow within it, the rate the idle and linger tests
@@ -493,9 +402,9 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	/* no sleep fits the ring's tail rule at this rate: poll, without the fit
 	 * (a PMD near 1 Mpps decides after every empty round, and the fit's
 	 * quantile reads made those rounds slow enough to lose packets) */
-	*cap_ns = tail_cap(pol);
+	*cap_ns = lull_policy_tail_cap_ns(pol);
 	if (*cap_ns <= pol->p.step_ns) {
-		tail_polled(pol, now_ns);
+		lull_policy_tail_polled(pol, now_ns);
 		return 0;
 	}
 	pol->tail_poll_ns = 0;
@@ -542,12 +451,6 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	}
 	pol->mode = rate_mode(pol, want);
 	return want;
-}
-
-uint64_t
-lull_policy_tail_cap_ns(const struct lull_policy *pol)
-{
-	return tail_cap(pol);
 }
 
 uint64_t

@@ -34,9 +34,24 @@ linger_off(const struct lull_policy *pol)
 	return pol->p.linger_ns == 0 || pol->rate_ppns * (double)pol->p.linger_ns >= 1.0;
 }
 
+/* pkts over the time from since_ns to now_ns, packets per ns; 0 without time. */
+static inline double
+per_ns(uint64_t pkts, uint64_t since_ns, uint64_t now_ns)
+{
+	return now_ns > since_ns ? (double)pkts / (double)(now_ns - since_ns) : 0;
+}
+
 /** rate: keep polling after a packet of sparse traffic (lib/policy_linger.c):
  * true while this iteration of n packets should. */
 bool lull_policy_linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n);
+
+/** The tail rule (lib/policy_tail.c): the rule keeps the PMD polling at
+ * now_ns (its hold ages the tail by time). */
+void lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns);
+
+/** The tail rule: a wake late_ns late lost packets (its spell filled a ring),
+ * seen at now_ns. */
+void lull_policy_tail_harm(struct lull_policy *pol, uint64_t late_ns, uint64_t now_ns);
 
 /** rate's decision for an iteration of n packets (busy, full: its bursts):
  * the sleep in ns, 0 to poll; sets pol->mode. */

@@ -335,6 +335,7 @@ publish_model(struct lull_nap *nap)
 	tail_ns = pol->p.kind == LULL_POLICY_RATE ? lull_policy_tail_cap_ns(pol) : UINT64_MAX;
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_CAP_NS],
 		tail_ns < LULL_MAX_SLEEP_NS ? tail_ns : LULL_MAX_SLEEP_NS, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_TAIL_HOLD_NS], pol->tail_age_ns, memory_order_relaxed);
 }
 
 /*
