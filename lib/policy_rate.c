@@ -60,12 +60,13 @@ decayed(double v, uint64_t elapsed)
  * cluster bound off for 6 s after it ended, and bursts of 1000 into 1024 that
  * came next were slept through at half the ring's time at their rate (inside
  * OVS on memif: 19-31 % of a core, 11-15 % without the steady traffic first).
- * Compared by a product: the division only where the largest grows.
+ * Compared by a product: the division only where the largest grows. gap_u_ns:
+ * cluster_gap_ns(), as rate_update read it.
  */
 static void
-clu_size(struct lull_policy *pol, uint64_t now_ns)
+clu_size(struct lull_policy *pol, uint64_t now_ns, uint64_t gap_u_ns)
 {
-	double pkts = (double)pol->clu_pkts, gap_ns = (double)cluster_gap_ns(pol);
+	double pkts = (double)pol->clu_pkts, gap_ns = (double)gap_u_ns;
 	double span_ns = (double)(now_ns - pol->clu_start_ns);
 
 	if (span_ns <= gap_ns) {
@@ -103,7 +104,9 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	/* clusters: a new one after a silence of cluster_gap_ns() (no packet
 	 * from the decision that last saw some to the one before this) */
 	if (n > 0) {
-		if (pol->last_decide_ns - pol->clu_last_ns >= cluster_gap_ns(pol)) {
+		uint64_t gap_ns = cluster_gap_ns(pol);
+
+		if (pol->last_decide_ns - pol->clu_last_ns >= gap_ns) {
 			pol->clu_pkts = 0;
 			/* from the wake, or over the wait where it was a stall: the PMD
 			 * drains a stall's backlog at its own speed (inside OVS at 100
@@ -118,7 +121,7 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 		}
 		pol->clu_pkts += n;
 		pol->clu_last_ns = now_ns;
-		clu_size(pol, now_ns);
+		clu_size(pol, now_ns, gap_ns);
 		/* A cluster the ring does not hold is no micro-burst: the peak is its
 		 * own rate, over no window (from its first packets seen, the wake's
 		 * backlog included: the safe side). Over the window, bursts of 1100

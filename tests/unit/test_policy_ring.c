@@ -47,6 +47,16 @@ struct ring_out {
 	uint64_t episodes; /**< iterations that lost packets after one that lost none */
 };
 
+/* A packet comes: into the ring, or lost when it is full. */
+static void
+arrive(uint64_t *pending, uint32_t ring, struct ring_out *out)
+{
+	if (*pending < ring)
+		(*pending)++;
+	else
+		out->dropped++;
+}
+
 /* Runs what: tr with lt's late wakes; prints what it lost and polled. */
 static void
 ring_run(const char *what, const struct traffic *tr, const struct lates *lt, struct ring_out *out)
@@ -67,10 +77,7 @@ ring_run(const char *what, const struct traffic *tr, const struct lates *lt, str
 		dropped_before = out->dropped;
 		for (; lead_ns != 0 && lead_ns < tr->first_ns && lead_ns <= now_ns;
 			lead_ns += tr->lead_gap_ns) {
-			if (pending < tr->ring)
-				pending++;
-			else
-				out->dropped++;
+			arrive(&pending, tr->ring, out);
 		}
 		for (; next_ns <= now_ns; next_ns += tr->gap_ns) {
 			uint64_t in = (next_ns - tr->first_ns) % tr->period_ns;
@@ -79,10 +86,7 @@ ring_run(const char *what, const struct traffic *tr, const struct lates *lt, str
 				next_ns += tr->period_ns - in - tr->gap_ns;
 				continue;
 			}
-			if (pending < tr->ring)
-				pending++;
-			else
-				out->dropped++;
+			arrive(&pending, tr->ring, out);
 		}
 		out->episodes += out->dropped > dropped_before && !losing;
 		losing = out->dropped > dropped_before;
