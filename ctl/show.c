@@ -242,7 +242,7 @@ show_sleep_model(FILE *out, json_t *p)
 		fprintf(out,
 			"  tail rule: a wake %.1f us late (the worst recent, seen twice) must "
 			"not overflow the ring at the arrival rate: %s (polling's longest "
-			"recent round: %.1f us)",
+			"recent round, seen twice: %.1f us)",
 			(double)u(p, LULL_KEY_TAIL_LATE_NS) / 1e3, bound,
 			(double)u(p, LULL_KEY_TAIL_STALL_NS) / 1e3);
 		/* older lull: no hold in its reply */

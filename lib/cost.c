@@ -155,6 +155,7 @@ tail_window_end(struct lull_cost *c)
 	c->late_tail_ns /= 2;
 	c->late_tail2_ns /= 2;
 	c->stall_tail_ns /= 2;
+	c->stall_tail2_ns /= 2;
 	c->tail_since = 0;
 }
 
@@ -168,8 +169,12 @@ lull_cost_tail_age(struct lull_cost *c)
 void
 lull_cost_stall(struct lull_cost *c, uint64_t round_ns)
 {
-	if (round_ns > c->stall_tail_ns)
+	if (round_ns > c->stall_tail_ns) {
+		c->stall_tail2_ns = c->stall_tail_ns;
 		c->stall_tail_ns = round_ns;
+	} else if (round_ns > c->stall_tail2_ns) {
+		c->stall_tail2_ns = round_ns;
+	}
 }
 
 void

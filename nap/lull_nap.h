@@ -114,10 +114,10 @@ struct lull_nap {
 	int schedstat_fd;    /**< /proc/thread-self/schedstat, -1 if none */
 	int ctl_fd;          /**< see struct lull_nap_conf */
 	double ns_per_tsc;
-	uint64_t prev_tsc;           /**< when the last iteration (or wait) ended */
-	uint64_t stall_tsc;          /**< the longest round the cost model knows (stall_tail_ns) */
-	uint64_t stall_cap_tsc;      /**< longer rounds (a start, a park) are not stalls */
-	uint64_t cpu_sample_tsc;     /**< no wait's CPU time is sampled before this */
+	uint64_t prev_tsc;       /**< when the last iteration (or wait) ended */
+	uint64_t stall_tsc;      /**< the second longest round the model knows (stall_tail2_ns) */
+	uint64_t stall_cap_tsc;  /**< longer rounds (a start, a park) are not stalls */
+	uint64_t cpu_sample_tsc; /**< no wait's CPU time is sampled before this */
 	uint64_t cpu_sample_min_tsc; /**< between two samples, at least */
 	uint64_t rq_base_ns;         /**< the run-queue delay last read, or LULL_POLICY_QUEUED_NA */
 	uint32_t rq_waits;           /**< waits since */
@@ -228,11 +228,13 @@ lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	uint64_t cycles_tsc = now_tsc - nap->prev_tsc;
 
 	nap->prev_tsc = now_tsc;
-	/* a round of polling as long as a late wake: polling would lose there too */
+	/* a round of polling as long as a late wake: polling would lose there too
+	 * (the model keeps the two longest; a round past the second is news) */
 	if (__builtin_expect(cycles_tsc > nap->stall_tsc, 0) && cycles_tsc < nap->stall_cap_tsc) {
-		nap->stall_tsc = cycles_tsc;
 		lull_cost_stall(
 			&nap->policy.cost, (uint64_t)((double)cycles_tsc * nap->ns_per_tsc));
+		nap->stall_tsc =
+			(uint64_t)((double)nap->policy.cost.stall_tail2_ns / nap->ns_per_tsc);
 	}
 	lull_counter_add(&nap->stats[LULL_PMD_ITERATIONS], 1);
 	/* --wake-priority: polling for a while without a wait ends the FIFO stretch */

@@ -330,7 +330,8 @@ publish_model(struct lull_nap *nap)
 	atomic_store_explicit(&m[LULL_MODEL_QUEUED_WAITS], c->queued_n, memory_order_relaxed);
 	atomic_store_explicit(
 		&m[LULL_MODEL_TAIL_LATE_NS], lull_cost_late_tail_ns(c), memory_order_relaxed);
-	atomic_store_explicit(&m[LULL_MODEL_TAIL_STALL_NS], c->stall_tail_ns, memory_order_relaxed);
+	atomic_store_explicit(
+		&m[LULL_MODEL_TAIL_STALL_NS], c->stall_tail2_ns, memory_order_relaxed);
 	/* LULL_MAX_SLEEP_NS: bounds nothing (JSON's readers take no UINT64_MAX) */
 	tail_ns = pol->p.kind == LULL_POLICY_RATE ? lull_policy_tail_cap_ns(pol) : UINT64_MAX;
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_CAP_NS],
@@ -373,8 +374,8 @@ lull_nap_housekeeping(struct lull_nap *nap)
 {
 	if (nap->on)
 		publish_model(nap);
-	/* the model halves its stall with its lateness tail: follow it */
-	nap->stall_tsc = (uint64_t)((double)nap->policy.cost.stall_tail_ns / nap->ns_per_tsc);
+	/* the model halves its stalls with its lateness tail: follow it */
+	nap->stall_tsc = (uint64_t)((double)nap->policy.cost.stall_tail2_ns / nap->ns_per_tsc);
 	return yield_if_due(nap);
 }
 
