@@ -166,27 +166,30 @@ lull_cost_tail_age(struct lull_cost *c)
 	lull_cost_forget(c);
 }
 
+/* v, among the two largest kept (top, second): the worst lateness and the
+ * longest polling stall, each believed once seen twice */
+static void
+keep_two(uint64_t *top, uint64_t *second, uint64_t v)
+{
+	if (v > *top) {
+		*second = *top;
+		*top = v;
+	} else if (v > *second) {
+		*second = v;
+	}
+}
+
 void
 lull_cost_stall(struct lull_cost *c, uint64_t round_ns)
 {
-	if (round_ns > c->stall_tail_ns) {
-		c->stall_tail2_ns = c->stall_tail_ns;
-		c->stall_tail_ns = round_ns;
-	} else if (round_ns > c->stall_tail2_ns) {
-		c->stall_tail2_ns = round_ns;
-	}
+	keep_two(&c->stall_tail_ns, &c->stall_tail2_ns, round_ns);
 }
 
 void
 lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 {
 	c->late[late_bucket(late_ns)]++;
-	if (late_ns > c->late_tail_ns) {
-		c->late_tail2_ns = c->late_tail_ns;
-		c->late_tail_ns = late_ns;
-	} else if (late_ns > c->late_tail2_ns) {
-		c->late_tail2_ns = late_ns;
-	}
+	keep_two(&c->late_tail_ns, &c->late_tail2_ns, late_ns);
 	if (++c->tail_since >= LULL_COST_TAIL_WINDOW)
 		tail_window_end(c);
 	c->late_mean_ns = c->late_n ? (7 * c->late_mean_ns + late_ns) / 8 : late_ns;

@@ -221,6 +221,14 @@ lull_nap_rx(struct lull_nap *nap, uint16_t n, uint16_t burst)
  */
 void lull_nap_prio_drop(struct lull_nap *nap);
 
+/** Report a polling round past the second longest the cost model keeps (its
+ * stall_tail2_ns, which it halves with its lateness tail): follow it. */
+static inline void
+lull_nap_stall_follow(struct lull_nap *nap)
+{
+	nap->stall_tsc = (uint64_t)((double)nap->policy.cost.stall_tail2_ns / nap->ns_per_tsc);
+}
+
 /** The iteration that ended at now_tsc (its polls brought n_rx packets): busy or idle. */
 static inline void
 lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
@@ -233,8 +241,7 @@ lull_nap_account(struct lull_nap *nap, uint32_t n_rx, uint64_t now_tsc)
 	if (__builtin_expect(cycles_tsc > nap->stall_tsc, 0) && cycles_tsc < nap->stall_cap_tsc) {
 		lull_cost_stall(
 			&nap->policy.cost, (uint64_t)((double)cycles_tsc * nap->ns_per_tsc));
-		nap->stall_tsc =
-			(uint64_t)((double)nap->policy.cost.stall_tail2_ns / nap->ns_per_tsc);
+		lull_nap_stall_follow(nap);
 	}
 	lull_counter_add(&nap->stats[LULL_PMD_ITERATIONS], 1);
 	/* --wake-priority: polling for a while without a wait ends the FIFO stretch */

@@ -374,8 +374,7 @@ lull_nap_housekeeping(struct lull_nap *nap)
 {
 	if (nap->on)
 		publish_model(nap);
-	/* the model halves its stalls with its lateness tail: follow it */
-	nap->stall_tsc = (uint64_t)((double)nap->policy.cost.stall_tail2_ns / nap->ns_per_tsc);
+	lull_nap_stall_follow(nap);
 	return yield_if_due(nap);
 }
 
