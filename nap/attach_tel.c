@@ -33,6 +33,20 @@ struct thr_base {
 };
 
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER; /* the bases */
+/* the host's ports: tel_ports reads them, the host's close frees them */
+static pthread_mutex_t ports_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+lull_nap_tel_ports_hold(void)
+{
+	pthread_mutex_lock(&ports_lock);
+}
+
+void
+lull_nap_tel_ports_release(void)
+{
+	pthread_mutex_unlock(&ports_lock);
+}
 static struct thr_base *bases[LULL_NAP_ATTACH_MAX_THREADS];
 static uint64_t rxq_base[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 
@@ -346,6 +360,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	(void)cmd;
 	(void)params;
 	rte_tel_data_start_dict(d);
+	pthread_mutex_lock(&ports_lock);
 	RTE_ETH_FOREACH_DEV(port)
 	{
 		struct rte_tel_data *c = rte_tel_data_alloc();
@@ -354,8 +369,10 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		struct rte_eth_stats st;
 		struct rte_eth_link link;
 
-		if (c == NULL)
+		if (c == NULL) {
+			pthread_mutex_unlock(&ports_lock);
 			return -1;
+		}
 		if (rte_eth_dev_get_name_by_port(port, name) != 0)
 			snprintf(name, sizeof(name), "port%u", port);
 		if (rte_eth_stats_get(port, &st) != 0)
@@ -382,6 +399,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(buf, sizeof(buf), "port%u", port);
 		rte_tel_data_add_dict_container(d, buf, c, 0);
 	}
+	pthread_mutex_unlock(&ports_lock);
 	return 0;
 }
 

@@ -114,4 +114,10 @@ bool lull_nap_attach_thread_polls(void);
 /** Register /lull/nap (every attached thread's counters) in DPDK telemetry. */
 int lull_nap_attach_register_telemetry(void);
 
+/** Around the host's rte_eth_dev_close(): lull's telemetry reads no port's
+ * data meanwhile (ethdev frees a closing port's MAC table under a reader:
+ * testpmd quitting while port-show asked, a SEGV in rte_eth_macaddr_get). */
+void lull_nap_tel_ports_hold(void);
+void lull_nap_tel_ports_release(void);
+
 #endif /* LULL_NAP_ATTACH_H */

@@ -159,12 +159,17 @@ rte_eth_dev_stop(uint16_t port)
 	return detach_then("rte_eth_dev_stop", &stop, port);
 }
 
+/* The close frees the port's data: not under lull's port-show (attach_tel.c) */
 int
 rte_eth_dev_close(uint16_t port)
 {
 	static dev_fn *close_fn;
+	int ret;
 
-	return detach_then("rte_eth_dev_close", &close_fn, port);
+	lull_nap_tel_ports_hold();
+	ret = detach_then("rte_eth_dev_close", &close_fn, port);
+	lull_nap_tel_ports_release();
+	return ret;
 }
 
 typedef uint16_t vhost_deq_fn(
