@@ -205,6 +205,7 @@ charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t a
 	lull_cost_waited(&pol->cost, actual_ns);
 	pol->poll_until_ns = 0; /* the lateness it was judged with changed */
 	pol->woke_late_ns = late_ns;
+	pol->woke = true;
 }
 
 void

@@ -110,6 +110,7 @@ struct lull_policy {
 	uint64_t spell_pkts;     /**< packets since then */
 	bool drained;            /**< the last iteration emptied every ring */
 	uint64_t woke_late_ns;   /**< rate: the last wake's lateness, until its spell ends */
+	bool woke;               /**< rate: a timed wake began the spell going on */
 	uint32_t linger_score;   /**< share of lingers a packet ended, in 1/256 (EWMA) */
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */
@@ -125,6 +126,9 @@ struct lull_policy {
 	 * (LULL_COST_TAIL_AGE_NS; longer where wakes lose packets again) */
 	uint64_t tail_age_ns;
 	uint64_t harm_ns; /**< rate: when a wake last lost packets (0: never) */
+	/** rate: the peak then; the least peak the ring is judged at while the
+	 * harm's hold lasts (lull_policy_harm_peak) */
+	double harm_ppns;
 	/** rate: until then a decision can only be to poll (decide_rate's hold), 0 none */
 	uint64_t poll_until_ns;
 	uint64_t held; /**< rate: decisions the hold answered (a count, for tests) */
@@ -203,6 +207,15 @@ lull_policy_kept_late_ns(const struct lull_policy *pol)
  * sleep and the wake's lateness; 0 when none does).
  */
 uint64_t lull_policy_cap_ns(struct lull_policy *pol, unsigned int k);
+
+/** rate: the peak a wake on time that lost packets saw (its sleep let a ring
+ * overflow), while the harm's hold lasts at now_ns; else 0
+ * (lib/policy_tail.c, lull_policy_tail_harm). */
+static inline double
+lull_policy_harm_peak(const struct lull_policy *pol, uint64_t now_ns)
+{
+	return pol->harm_ns != 0 && now_ns - pol->harm_ns < pol->tail_age_ns ? pol->harm_ppns : 0;
+}
 
 /**
  * rate's tail rule: the longest sleep after which a wake as late as the worst

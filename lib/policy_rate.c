@@ -93,13 +93,15 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	}
 	pol->spell_pkts += n;
 	pol->drained = !full;
-	/* the spell a wake began is over: if it filled a ring, the wake's lateness
-	 * lost packets, and the tail rule believes it at once (a hiccup that did
-	 * no harm waits for another to confirm it: lib/policy_tail.c) */
-	if (pol->drained && pol->woke_late_ns != 0) {
+	/* the spell a wake began is over: if it filled a ring, the wake lost
+	 * packets, by its lateness or its sleep, and the tail rule believes the
+	 * lateness at once (a hiccup that did no harm waits for another to
+	 * confirm it) and the peak of a wake on time (lib/policy_tail.c) */
+	if (pol->drained && pol->woke) {
 		if (pol->spell_pkts >= pol->p.min_ring)
 			lull_policy_tail_harm(pol, pol->woke_late_ns, now_ns);
 		pol->woke_late_ns = 0;
+		pol->woke = false;
 	}
 	/* clusters: a new one after a silence of cluster_gap_ns() (no packet
 	 * from the decision that last saw some to the one before this) */
@@ -268,7 +270,8 @@ ring_bound(const struct lull_policy *pol, double top_ppns, uint64_t late_ns)
  * kept half the ring free at the burst's rate for the next second and polled
  * between bursts where OVS sleeps (lull-sim, max sleep 50 us: 100 % against
  * OVS's 30). One that did not fit (it filled the ring, and what overflowed was
- * not seen) ends this bound until it decays; the peak rule is left.
+ * not seen) ends this bound until it decays, and while the hold of a wake
+ * that lost packets lasts (lull_policy_tail_harm); the peak rule is left.
  */
 static uint64_t
 cluster_bound(const struct lull_policy *pol, uint64_t late_ns)
@@ -277,7 +280,19 @@ cluster_bound(const struct lull_policy *pol, uint64_t late_ns)
 								: (double)pol->clu_pkts;
 	uint64_t gap_ns = cluster_gap_ns(pol);
 
+	if (lull_policy_harm_peak(pol, pol->last_decide_ns) > 0)
+		return 0;
 	return most < (double)pol->p.min_ring && gap_ns > late_ns ? gap_ns - late_ns : 0;
+}
+
+/* The peak the ring is judged at: the recent one, or a harmful one held
+ * (lull_policy_harm_peak). decide_rate reads it after rate_update(). */
+static double
+peak_ppns(const struct lull_policy *pol)
+{
+	double held = lull_policy_harm_peak(pol, pol->last_decide_ns);
+
+	return held > pol->peak_ppns ? held : pol->peak_ppns;
 }
 
 /* The longest sleep the ring leaves room for, at top_ppns and a wake late_ns
@@ -367,13 +382,14 @@ static void
 hold(struct lull_policy *pol, uint64_t now_ns, uint64_t late_ns)
 {
 	uint64_t end_ns = pol->period_start_ns + RATE_PERIOD_NS, probe_ns;
+	double peak = peak_ppns(pol);
 
-	if (ring_room(pol, pol->peak_ppns, late_ns) >= pol->p.step_ns || !linger_off(pol))
+	if (ring_room(pol, peak, late_ns) >= pol->p.step_ns || !linger_off(pol))
 		return;
 	probe_ns = pol->probe_ns + LATE_PROBE_NS;
 	if (probe_ns > now_ns)
 		end_ns = min_u64(end_ns, probe_ns);
-	else if (ring_room(pol, pol->peak_ppns, pol->cost.late_p50_ns) > wait_cost_ns(pol))
+	else if (ring_room(pol, peak, pol->cost.late_p50_ns) > wait_cost_ns(pol))
 		return;
 	pol->poll_until_ns = end_ns;
 }
@@ -392,7 +408,7 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	uint64_t *cap_ns)
 {
 	uint64_t late_ns, ring_ns = UINT64_MAX, ring_p50_ns = UINT64_MAX, want = 0, floor_ns;
-	double spell_ppns;
+	double spell_ppns, peak;
 	unsigned int k;
 
 	rate_update(pol, now_ns, n, busy, full);
@@ -425,8 +441,9 @@ decide_rate(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 			pol->p.max_sleep_ns);
 	/* the ring: at the peak rate (or the rate of a spell going on: a burst that
 	 * may last), half of it fills in the sleep and its lateness */
-	if (pol->peak_ppns > 0 || spell_ppns > 0) {
-		double top = pol->peak_ppns > spell_ppns ? pol->peak_ppns : spell_ppns;
+	peak = peak_ppns(pol);
+	if (peak > 0 || spell_ppns > 0) {
+		double top = peak > spell_ppns ? peak : spell_ppns;
 
 		ring_ns = ring_room(pol, top, late_ns);
 		ring_p50_ns = ring_room(pol, top, pol->cost.late_p50_ns);
