@@ -194,9 +194,14 @@ lull_policy_burst_cap_ns(const struct lull_policy_params *p, uint64_t lateness_n
 static void
 charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t actual_ns)
 {
+	bool past_p99 = late_ns > pol->cost.late_p99_ns;
+
 	/* a stall: later than p99 and than the sleep asked, run queue included;
 	 * a cluster it began is timed over it (rate_update) */
-	pol->stalled = late_ns > pol->cost.late_p99_ns && late_ns >= actual_ns - late_ns;
+	pol->stalled = past_p99 && late_ns >= actual_ns - late_ns;
+	/* on time: no later than p99; a spell it began that filled a ring lost
+	 * packets to its sleep, not its lateness (lull_policy_tail_harm) */
+	pol->woke_on_time = !past_p99;
 	if (queued_ns != LULL_POLICY_QUEUED_NA)
 		late_ns = late_ns > queued_ns ? late_ns - queued_ns : 0;
 	/* the distribution takes the whole lateness the sleep added: its tail is

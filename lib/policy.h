@@ -111,6 +111,7 @@ struct lull_policy {
 	bool drained;            /**< the last iteration emptied every ring */
 	uint64_t woke_late_ns;   /**< rate: the last wake's lateness, until its spell ends */
 	bool woke;               /**< rate: a timed wake began the spell going on */
+	bool woke_on_time;       /**< rate: and no later than the p99 */
 	uint32_t linger_score;   /**< share of lingers a packet ended, in 1/256 (EWMA) */
 	uint32_t linger_skips;   /**< packets since the last linger, for probing */
 	bool lingering;          /**< polling after a packet, waiting to see if another follows */

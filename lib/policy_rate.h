@@ -50,8 +50,9 @@ bool lull_policy_linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n);
 void lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns);
 
 /** The tail rule: a wake late_ns late lost packets (its spell filled a ring),
- * seen at now_ns. */
-void lull_policy_tail_harm(struct lull_policy *pol, uint64_t late_ns, uint64_t now_ns);
+ * seen at now_ns; on_time: no later than the p99. */
+void lull_policy_tail_harm(
+	struct lull_policy *pol, uint64_t late_ns, bool on_time, uint64_t now_ns);
 
 /** rate's decision for an iteration of n packets (busy, full: its bursts):
  * the sleep in ns, 0 to poll; sets pol->mode. */

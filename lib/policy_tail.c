@@ -98,17 +98,22 @@ lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns)
 
 /*
  * A wake lost packets: its spell filled a ring. The tail rule believes its
- * lateness at once (lull_cost_tail_confirm). A wake no later than the p99
- * did not lose them by its lateness, but by its sleep: a cluster larger than
- * the ring (1100 packets at line rate every 100 ms into 1024) is remembered
- * only while its size decays no lower than the ring, ~70 ms, and the next
- * sleep at a cluster's onset lost it again (lull-sim, this VM's model, 20 s:
- * 634 lost at 98.9 % of a core, where busy polling loses none). Then, for
- * the hold, the ring is judged at the peak the spell saw at least, and no
- * cluster counts as fitting (lull_policy_harm_peak). A later wake is the
- * tail's: a peak inflated by its backlog is not kept. The tail is kept for a hold of
- * polling (lull_policy_tail_polled) that doubles each time a wake loses
- * packets again within TAIL_AGAIN holds of the last, up to
+ * lateness at once (lull_cost_tail_confirm).
+ *
+ * A wake on time (no later than the p99) lost them by its sleep, not its
+ * lateness: a cluster larger than the ring (1100 packets at line rate every
+ * 100 ms into 1024) is remembered only while its size decays no lower than
+ * the ring, ~70 ms, and the next sleep at a cluster's onset lost it again
+ * (lull-sim, this VM's model, 20 s: 634 lost at 98.9 % of a core, where busy
+ * polling loses none). Then, for the hold, the ring is judged at the peak
+ * the spell saw at least, and no cluster counts as fitting
+ * (lull_policy_harm_peak). A later wake is the tail's: the peak of its
+ * backlog, drained at the PMD's own speed, is not kept (a host stall at 100
+ * kpps would hold Mpps and poll for the hold; where the p99 itself is that
+ * late, the peak rule polls at 100 kpps anyway).
+ *
+ * The hold is of polling (lull_policy_tail_polled); it doubles each time a
+ * wake loses packets again within TAIL_AGAIN holds of the last, up to
  * LULL_POLICY_TAIL_AGE_MAX_NS; a harm after longer starts again at
  * LULL_COST_TAIL_AGE_NS. One hiccup costs 8 s of polling, as before; stalls
  * that recur at this load are believed longer. With a fixed 8 s the PMD slept
@@ -119,7 +124,7 @@ lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns)
 #define TAIL_AGAIN 4u
 
 void
-lull_policy_tail_harm(struct lull_policy *pol, uint64_t late_ns, uint64_t now_ns)
+lull_policy_tail_harm(struct lull_policy *pol, uint64_t late_ns, bool on_time, uint64_t now_ns)
 {
 	double held_ppns = lull_policy_harm_peak(pol, now_ns);
 
@@ -129,7 +134,7 @@ lull_policy_tail_harm(struct lull_policy *pol, uint64_t late_ns, uint64_t now_ns
 	else
 		pol->tail_age_ns = LULL_COST_TAIL_AGE_NS;
 	pol->harm_ns = now_ns | 1;
-	if (late_ns <= pol->cost.late_p99_ns)
+	if (on_time)
 		pol->harm_ppns = held_ppns > pol->peak_ppns ? held_ppns : pol->peak_ppns;
 	else
 		pol->harm_ppns = held_ppns;

@@ -235,19 +235,51 @@ test_harm_hold_doubles_and_resets(void **state)
 	lull_policy_defaults(&prm, LULL_POLICY_RATE, 32, 512);
 	lull_policy_init(&pol, &prm);
 	assert_int_equal(pol.tail_age_ns, LULL_COST_TAIL_AGE_NS);
-	lull_policy_tail_harm(&pol, 8000000, t_ns);
+	lull_policy_tail_harm(&pol, 8000000, false, t_ns);
 	assert_int_equal(pol.tail_age_ns, LULL_COST_TAIL_AGE_NS);
 	for (int i = 0; i < 6; i++) {
 		t_ns += pol.tail_age_ns + 300000000ull; /* the hold, then a stall again */
-		lull_policy_tail_harm(&pol, 8000000, t_ns);
+		lull_policy_tail_harm(&pol, 8000000, false, t_ns);
 		want_ns = want_ns * 2 < LULL_POLICY_TAIL_AGE_MAX_NS ? want_ns * 2
 								    : LULL_POLICY_TAIL_AGE_MAX_NS;
 		assert_int_equal(pol.tail_age_ns, want_ns);
 	}
 	assert_int_equal(pol.tail_age_ns, LULL_POLICY_TAIL_AGE_MAX_NS);
 	t_ns += 4 * LULL_POLICY_TAIL_AGE_MAX_NS + 1;
-	lull_policy_tail_harm(&pol, 8000000, t_ns);
+	lull_policy_tail_harm(&pol, 8000000, false, t_ns);
 	assert_int_equal(pol.tail_age_ns, LULL_COST_TAIL_AGE_NS);
+}
+
+/* What a wake that lost packets leaves held: a wake on time (no later than
+ * the p99) lost them by its sleep, and its peak is held for the tail rule's
+ * hold; a later one by its lateness, and the peak of its backlog (drained at
+ * the PMD's speed: Mpps after a stall at 100 kpps) is not held. */
+static void
+test_harm_holds_the_peak_of_a_wake_on_time(void **state)
+{
+	static struct lull_policy pol;
+	struct lull_policy_params prm;
+	uint64_t t_ns = 1000000000ull;
+
+	(void)state;
+	lull_policy_defaults(&prm, LULL_POLICY_RATE, 32, 1024);
+	lull_policy_init(&pol, &prm);
+	for (int i = 0; i < 200; i++)
+		lull_policy_slept(&pol, 200000, 240000, LULL_POLICY_QUEUED_NA);
+	assert_true(pol.woke_on_time);
+	lull_policy_slept(&pol, 200000, 8200000, LULL_POLICY_QUEUED_NA);
+	assert_false(pol.woke_on_time);
+	pol.peak_ppns = 14.88e-3;
+	lull_policy_tail_harm(&pol, 8000000, false, t_ns);
+	assert_true(lull_policy_harm_peak(&pol, t_ns) == 0);
+	t_ns += 1000000000ull;
+	lull_policy_tail_harm(&pol, 40000, true, t_ns);
+	assert_true(lull_policy_harm_peak(&pol, t_ns + pol.tail_age_ns - 1) == 14.88e-3);
+	/* a late wake within the hold keeps the peak held; the hold's end drops it */
+	pol.peak_ppns = 0.1e-3;
+	lull_policy_tail_harm(&pol, 8000000, false, t_ns + 1000);
+	assert_true(lull_policy_harm_peak(&pol, t_ns + 2000) == 14.88e-3);
+	assert_true(lull_policy_harm_peak(&pol, t_ns + 2000 + pol.tail_age_ns) == 0);
 }
 
 /* Bursts of 1100 packets at line rate (14.88 Mpps) every 100 ms into 1024
@@ -607,6 +639,7 @@ main(void)
 		cmocka_unit_test(test_recurring_harm_holds_longer),
 		cmocka_unit_test(test_harm_hold_doubles_and_resets),
 		cmocka_unit_test(test_oversize_bursts_lose_once),
+		cmocka_unit_test(test_harm_holds_the_peak_of_a_wake_on_time),
 		cmocka_unit_test(test_traffic_that_comes_on_at_once),
 		cmocka_unit_test(test_onset_after_a_stalled_wake),
 		cmocka_unit_test(test_bursts_after_steady_traffic),
