@@ -230,8 +230,8 @@ show_sleep_model(FILE *out, json_t *p)
 		s(p, LULL_KEY_MODE), (double)u(p, LULL_KEY_RATE_PPS) / 1e3,
 		(double)u(p, LULL_KEY_PEAK_PPS) / 1e3, (double)u(p, LULL_KEY_SLEEP_NS) / 1e3,
 		(double)u(p, LULL_KEY_INTR_BELOW_PPS) / 1e3);
-	/* a sleep that overflowed a ring (older lull: no such key) */
-	if (json_object_get(p, LULL_KEY_HARM_PEAK_PPS) && u(p, LULL_KEY_HARM_PEAK_PPS) > 0)
+	/* a sleep that overflowed a ring (older lull: no such key, read as 0) */
+	if (u(p, LULL_KEY_HARM_PEAK_PPS) > 0)
 		fprintf(out,
 			"  a wake on time lost packets (its sleep let a ring overflow): for the "
 			"tail rule's hold the ring is judged at %.1f kpps at least, and no "

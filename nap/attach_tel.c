@@ -35,6 +35,8 @@ struct thr_base {
 static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER; /* the bases */
 /* the host's ports: tel_ports reads them, the host's close frees them */
 static pthread_mutex_t ports_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct thr_base *bases[LULL_NAP_ATTACH_MAX_THREADS];
+static uint64_t rxq_base[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 
 void
 lull_nap_tel_ports_hold(void)
@@ -47,8 +49,6 @@ lull_nap_tel_ports_release(void)
 {
 	pthread_mutex_unlock(&ports_lock);
 }
-static struct thr_base *bases[LULL_NAP_ATTACH_MAX_THREADS];
-static uint64_t rxq_base[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 
 /* A thread's counters since the last pmd-stats-clear. */
 struct thr_view {
@@ -356,6 +356,7 @@ static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	uint16_t port;
+	int ret = 0;
 
 	(void)cmd;
 	(void)params;
@@ -370,8 +371,8 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		struct rte_eth_link link;
 
 		if (c == NULL) {
-			pthread_mutex_unlock(&ports_lock);
-			return -1;
+			ret = -1;
+			break;
 		}
 		if (rte_eth_dev_get_name_by_port(port, name) != 0)
 			snprintf(name, sizeof(name), "port%u", port);
@@ -400,7 +401,7 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		rte_tel_data_add_dict_container(d, buf, c, 0);
 	}
 	pthread_mutex_unlock(&ports_lock);
-	return 0;
+	return ret;
 }
 
 static int
