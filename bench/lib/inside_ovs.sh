@@ -60,6 +60,38 @@ ovs_afp_links() {
 	done
 }
 
+# ovs_why CPU NAME: after a load of OVS with lull whose PMD took CPU % of a
+# core, lull's pmd-sleep-show (JSON) into $H_DIR/NAME.sleep.json (KEEP=1 keeps
+# it); from half a core up, on stderr, what the rules that poll hold: the
+# tail rule's lateness, polling stall, sleep cap and hold, the harm's held
+# peak, the kept quantile (a round that polled where OVS slept says why)
+ovs_why() {
+	local f="$H_DIR/$2.sleep.json"
+	"$LULLCTL" -j -f "$OVS_PREFIX" pmd-sleep-show >"$f" 2>/dev/null || return 0
+	python3 - "$f" "$1" "$2" <<'PY' >&2
+import json, sys
+if float(sys.argv[2]) < 50:
+    sys.exit()
+def find(o, k):
+    if isinstance(o, dict):
+        if k in o:
+            return o[k]
+        o = list(o.values())
+    if isinstance(o, list):
+        for v in o:
+            r = find(v, k)
+            if r is not None:
+                return r
+    return None
+d = json.load(open(sys.argv[1]))
+us = lambda k: f"{find(d, k) / 1e3:.0f} us" if find(d, k) is not None else "n/a"
+print(f"{sys.argv[3]}: lull polled ({sys.argv[2]} % of a core): tail rule late {us('tail_late_ns')},"
+      f" polling stall {us('tail_stall_ns')}, cap {us('tail_cap_ns')}, hold {us('tail_hold_ns')};"
+      f" harm peak {find(d, 'harm_peak_pps')} pps; kept p{find(d, 'kept_pct')};"
+      f" rate {find(d, 'rate_pps')} pps, peak {find(d, 'peak_pps')} pps")
+PY
+}
+
 # ovs_load TID RUN LOAD DEV: one lull-gen run of LOAD for SECS; the PMD's CPU
 # is taken over its last SECS - 1.5 s (from lull-gen's first progress line)
 ovs_load() {
@@ -79,6 +111,7 @@ ovs_load() {
 	done
 	read -r pct rq wk < <(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
 	wait "$gpid" || { echo "x lull-gen failed: $(tail -n 1 "$g.log")"; return; }
+	[ -z "${OVS_LULL:-}" ] || ovs_why "$pct" "$OVS_LULL-$run-${load//[:\/]/_}"
 	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" "$rq" "$wk" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][1]
@@ -157,8 +190,9 @@ PY
 ovs_run() {
 	local cfg=$1 run=$2 dev=${3:-memif} pre="" tid kv=() load a b more="" pfx="" budget=""
 	local loads=$OVS_MEMIF_LOADS
+	OVS_LULL=""
 	case $cfg in
-	lull | match*) pre=$PRELOAD kv=(pmd-maxsleep=0) ;;
+	lull | match*) pre=$PRELOAD kv=(pmd-maxsleep=0) OVS_LULL=$cfg ;;
 	ovs*) kv=("pmd-maxsleep=${cfg#ovs}") ;;
 	esac
 	case $dev in
