@@ -195,18 +195,27 @@ static void
 charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t actual_ns)
 {
 	bool past_p99 = late_ns > pol->cost.late_p99_ns;
+	uint64_t asked_ns = actual_ns - late_ns;
 
 	/* a stall: later than p99 and than the sleep asked, run queue included;
 	 * a cluster it began is timed over it (rate_update) */
-	pol->stalled = past_p99 && late_ns >= actual_ns - late_ns;
+	pol->stalled = past_p99 && late_ns >= asked_ns;
 	/* on time: no later than p99; a spell it began that filled a ring lost
 	 * packets to its sleep, not its lateness (lull_policy_tail_harm) */
 	pol->woke_on_time = !past_p99;
 	if (queued_ns != LULL_POLICY_QUEUED_NA)
 		late_ns = late_ns > queued_ns ? late_ns - queued_ns : 0;
 	/* the distribution takes the whole lateness the sleep added: its tail is
-	 * what it is for */
-	lull_cost_late(&pol->cost, late_ns);
+	 * what it is for. Rate's wake past the p99 into traffic: at its spell's
+	 * end, as long as its backlog shows (lull_policy_late_seen) */
+	if (pol->p.kind == LULL_POLICY_RATE && past_p99 &&
+		pol->rate_ppns * (double)late_ns >= LULL_POLICY_LATE_SEEN_PKTS) {
+		pol->late_held_ns = late_ns;
+		pol->late_held_sleep_ns = asked_ns;
+		pol->late_held_ppns = pol->rate_ppns;
+	} else {
+		lull_cost_late(&pol->cost, late_ns);
+	}
 	lull_cost_waited(&pol->cost, actual_ns);
 	pol->poll_until_ns = 0; /* the lateness it was judged with changed */
 	pol->woke_late_ns = late_ns;

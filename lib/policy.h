@@ -112,9 +112,15 @@ struct lull_policy {
 	uint64_t woke_late_ns;   /**< rate: the last wake's lateness, until its spell ends */
 	bool woke;               /**< rate: a timed wake began the spell going on */
 	bool woke_on_time;       /**< rate: and no later than the p99 */
-	uint32_t linger_score;   /**< share of lingers a packet ended, in 1/256 (EWMA) */
-	uint32_t linger_skips;   /**< packets since the last linger, for probing */
-	bool lingering;          /**< polling after a packet, waiting to see if another follows */
+	/** rate: the lateness of a wake past the p99, held until its spell ends
+	 * (lull_policy_late_seen), 0 none; the sleep it was late for, and the
+	 * arrival rate when it came */
+	uint64_t late_held_ns;
+	uint64_t late_held_sleep_ns;
+	double late_held_ppns;
+	uint32_t linger_score; /**< share of lingers a packet ended, in 1/256 (EWMA) */
+	uint32_t linger_skips; /**< packets since the last linger, for probing */
+	bool lingering;        /**< polling after a packet, waiting to see if another follows */
 	/* rate: clusters, packets whose gaps are shorter than cluster_gap_ns() */
 	uint64_t clu_pkts;     /**< packets of the cluster going on */
 	uint64_t clu_start_ns; /**< when its first packets were seen */

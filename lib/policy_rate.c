@@ -98,6 +98,7 @@ rate_update(struct lull_policy *pol, uint64_t now_ns, uint64_t n, bool busy, boo
 	 * lateness at once (a hiccup that did no harm waits for another to
 	 * confirm it) and the peak of a wake on time (lib/policy_tail.c) */
 	if (pol->drained && pol->woke) {
+		lull_policy_late_seen(pol);
 		if (pol->spell_pkts >= pol->p.min_ring)
 			lull_policy_tail_harm(pol, pol->woke_late_ns, pol->woke_on_time, now_ns);
 		pol->woke_late_ns = 0;

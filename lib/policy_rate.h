@@ -49,6 +49,15 @@ bool lull_policy_linger(struct lull_policy *pol, uint64_t now_ns, uint64_t n);
  * now_ns (its hold ages the tail by time). */
 void lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns);
 
+/** A wake past the p99 whose lateness at the arrival rate brings fewer
+ * packets than this is believed at once; one that brings more, when its spell
+ * ends (lull_policy_late_seen). */
+#define LULL_POLICY_LATE_SEEN_PKTS 64.0
+
+/** The spell a wake past the p99 began ended: its lateness (held by
+ * lull_policy_slept) enters the cost model as its backlog shows it. */
+void lull_policy_late_seen(struct lull_policy *pol);
+
 /** The tail rule: a wake late_ns late lost packets (its spell filled a ring),
  * seen at now_ns; on_time: no later than the p99. */
 void lull_policy_tail_harm(
