@@ -237,6 +237,13 @@ show_sleep_model(FILE *out, json_t *p)
 			"tail rule's hold the ring is judged at %.1f kpps at least, and no "
 			"burst counts as fitting it\n",
 			(double)u(p, LULL_KEY_HARM_PEAK_PPS) / 1e3);
+	/* wakes whose lateness the traffic did not see (older lull: no such key) */
+	if (u(p, LULL_KEY_LATE_UNSEEN) > 0)
+		fprintf(out,
+			"  wakes late past p99 while the traffic stood still too (the host froze "
+			"its sender as well): %" PRIu64 ", believed as late as their backlog "
+			"showed\n",
+			u(p, LULL_KEY_LATE_UNSEEN));
 	/* the tail rule: what bounds a PMD that polls at a light rate */
 	if (strcmp(s(p, "policy"), "rate") == 0 && json_object_get(p, LULL_KEY_TAIL_CAP_NS) &&
 		u(p, LULL_KEY_TAIL_CAP_NS) < u(p, "max_sleep_us") * 1000) {

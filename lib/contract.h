@@ -100,7 +100,8 @@ enum lull_unit {
 	X(TAIL_STALL_NS, "tail_stall_ns", NULL, NS, NULL)                                          \
 	X(TAIL_CAP_NS, "tail_cap_ns", NULL, NS, NULL)                                              \
 	X(TAIL_HOLD_NS, "tail_hold_ns", NULL, NS, NULL)                                            \
-	X(HARM_PEAK_PPS, "harm_peak_pps", NULL, COUNT, NULL)
+	X(HARM_PEAK_PPS, "harm_peak_pps", NULL, COUNT, NULL)                                       \
+	X(LATE_UNSEEN, "late_unseen", NULL, COUNT, NULL)
 
 /** The keys, as constants: LULL_KEY_<ID> (lullctl reads replies by them). */
 #define LULL_CONTRACT_KEY_(id, key, metric, unit, help) static const char LULL_KEY_##id[] = key;

@@ -118,6 +118,9 @@ struct lull_policy {
 	uint64_t late_held_ns;
 	uint64_t late_held_sleep_ns;
 	double late_held_ppns;
+	/** rate: wakes past the p99 whose lateness the traffic did not see (it
+	 * stood still with the PMD), believed as their backlog showed (a count) */
+	uint64_t late_unseen;
 	uint32_t linger_score; /**< share of lingers a packet ended, in 1/256 (EWMA) */
 	uint32_t linger_skips; /**< packets since the last linger, for probing */
 	bool lingering;        /**< polling after a packet, waiting to see if another follows */

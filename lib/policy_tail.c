@@ -130,6 +130,7 @@ lull_policy_late_seen(struct lull_policy *pol)
 		uint64_t shown_ns = (uint64_t)(found / rate);
 
 		late_ns = max_u64(shown_ns, pol->cost.late_p99_ns);
+		pol->late_unseen++;
 	}
 	lull_cost_late(&pol->cost, late_ns);
 }

@@ -337,6 +337,7 @@ publish_model(struct lull_nap *nap)
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_CAP_NS],
 		tail_ns < LULL_MAX_SLEEP_NS ? tail_ns : LULL_MAX_SLEEP_NS, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_TAIL_HOLD_NS], pol->tail_age_ns, memory_order_relaxed);
+	atomic_store_explicit(&m[LULL_MODEL_LATE_UNSEEN], pol->late_unseen, memory_order_relaxed);
 	atomic_store_explicit(&m[LULL_MODEL_HARM_PEAK_PPS],
 		(uint64_t)(lull_policy_harm_peak(pol, pol->last_decide_ns) * 1e9),
 		memory_order_relaxed);

@@ -45,9 +45,10 @@ struct lates {
 
 struct ring_out {
 	uint64_t dropped;
-	double poll_pct;   /**< of the run's judged part (its second half) */
-	double sleeps_s;   /**< timed waits a second in that part */
-	uint64_t episodes; /**< iterations that lost packets after one that lost none */
+	double poll_pct;      /**< of the run's judged part (its second half) */
+	double sleeps_s;      /**< timed waits a second in that part */
+	uint64_t episodes;    /**< iterations that lost packets after one that lost none */
+	uint64_t late_unseen; /**< the policy's count of late wakes the traffic did not see */
 };
 
 /* A packet comes: into the ring, or lost when it is full. */
@@ -122,6 +123,7 @@ ring_run(const char *what, const struct traffic *tr, const struct lates *lt, str
 				poll_ns += POLL_NS + got * PKT_NS;
 		}
 	}
+	out->late_unseen = pol.late_unseen;
 	out->poll_pct = 100.0 * (double)poll_ns / (double)(tr->run_ns - judge_ns);
 	out->sleeps_s = (double)sleeps * 1e9 / (double)(tr->run_ns - judge_ns);
 	print_message("%s: %" PRIu64 " lost in %" PRIu64
@@ -251,6 +253,8 @@ test_a_frozen_world_is_no_tail(void **state)
 	lt.frozen = false;
 	ring_run("the same, the traffic running", &tr, &lt, &running);
 	assert_int_equal(frozen.dropped, 0);
+	assert_true(frozen.late_unseen > 0);
+	assert_int_equal(running.late_unseen, 0);
 	if (frozen.poll_pct > 20)
 		fail_msg("wakes late in a frozen world kept the PMD polling: %.1f %%",
 			frozen.poll_pct);
