@@ -60,11 +60,12 @@ ovs_afp_links() {
 	done
 }
 
-# ovs_why CPU NAME: after a load of OVS with lull whose PMD took CPU % of a
-# core, lull's pmd-sleep-show (JSON) into $H_DIR/NAME.sleep.json (KEEP=1 keeps
+# ovs_why CPU NAME: at the end of a load of OVS with lull whose PMD took CPU %
+# of a core, lull's pmd-sleep-show (JSON) into $H_DIR/NAME.sleep.json (KEEP=1 keeps
 # it); from half a core up, on stderr, what the rules that poll hold: the
 # tail rule's lateness, polling stall, sleep cap and hold, the harm's held
-# peak, the kept quantile (a round that polled where OVS slept says why)
+# peak, the late wakes the traffic did not see, the kept quantile (a round
+# that polled where OVS slept says why)
 ovs_why() {
 	local f="$H_DIR/$2.sleep.json"
 	"$LULLCTL" -j -f "$OVS_PREFIX" pmd-sleep-show >"$f" 2>/dev/null || return 0
@@ -87,7 +88,8 @@ d = json.load(open(sys.argv[1]))
 us = lambda k: f"{find(d, k) / 1e3:.0f} us" if find(d, k) is not None else "n/a"
 print(f"{sys.argv[3]}: lull polled ({sys.argv[2]} % of a core): tail rule late {us('tail_late_ns')},"
       f" polling stall {us('tail_stall_ns')}, cap {us('tail_cap_ns')}, hold {us('tail_hold_ns')};"
-      f" harm peak {find(d, 'harm_peak_pps')} pps; kept p{find(d, 'kept_pct')};"
+      f" harm peak {find(d, 'harm_peak_pps')} pps; late wakes the traffic did not see"
+      f" {find(d, 'late_unseen')}; lateness p99 {us('late_p99_ns')}; kept p{find(d, 'kept_pct')};"
       f" rate {find(d, 'rate_pps')} pps, peak {find(d, 'peak_pps')} pps")
 PY
 }
@@ -110,8 +112,9 @@ ovs_load() {
 		sleep 0.1
 	done
 	read -r pct rq wk < <(pmd_pct "$tid" "$(echo "$SECS - 1.5" | bc)")
+	# while the load lasts (lull-gen sends ~1 s more): the rate, the bounds
+	[ -z "${OVS_LULL:-}" ] || ovs_why "$pct" "$OVS_LULL-$run-$dev-${load//[:\/]/_}"
 	wait "$gpid" || { echo "x lull-gen failed: $(tail -n 1 "$g.log")"; return; }
-	[ -z "${OVS_LULL:-}" ] || ovs_why "$pct" "$OVS_LULL-$run-${load//[:\/]/_}"
 	python3 - "$g.json" "$([ "$dev" = afp ] && echo afp-)$load" "$pct" "$rq" "$wk" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))["phases"][1]
