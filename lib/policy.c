@@ -210,7 +210,7 @@ charge(struct lull_policy *pol, uint64_t late_ns, uint64_t queued_ns, uint64_t a
 	 * end, as long as its backlog shows (lull_policy_late_seen) */
 	if (pol->p.kind == LULL_POLICY_RATE && past_p99 &&
 		pol->rate_ppns * (double)late_ns >= LULL_POLICY_LATE_SEEN_PKTS) {
-		pol->late_held_ns = late_ns;
+		pol->late_held = true;
 		pol->late_held_sleep_ns = asked_ns;
 		pol->late_held_ppns = pol->rate_ppns;
 	} else {

@@ -112,10 +112,10 @@ struct lull_policy {
 	uint64_t woke_late_ns;   /**< rate: the last wake's lateness, until its spell ends */
 	bool woke;               /**< rate: a timed wake began the spell going on */
 	bool woke_on_time;       /**< rate: and no later than the p99 */
-	/** rate: the lateness of a wake past the p99, held until its spell ends
-	 * (lull_policy_late_seen), 0 none; the sleep it was late for, and the
-	 * arrival rate when it came */
-	uint64_t late_held_ns;
+	/** rate: that wake was past the p99, and its lateness (woke_late_ns) is
+	 * held until its spell ends (lull_policy_late_seen); the sleep it was late
+	 * for, and the arrival rate when it came */
+	bool late_held;
 	uint64_t late_held_sleep_ns;
 	double late_held_ppns;
 	/** rate: wakes past the p99 whose lateness the traffic did not see (it

@@ -119,12 +119,12 @@ lull_policy_tail_polled(struct lull_policy *pol, uint64_t now_ns)
 void
 lull_policy_late_seen(struct lull_policy *pol)
 {
-	uint64_t late_ns = pol->late_held_ns;
+	uint64_t late_ns = pol->woke_late_ns;
 	double found = (double)pol->spell_pkts, rate = pol->late_held_ppns;
 
-	if (late_ns == 0)
+	if (!pol->late_held)
 		return;
-	pol->late_held_ns = 0;
+	pol->late_held = false;
 	if (found * 4 < rate * (double)late_ns &&
 		found * 2 >= rate * (double)pol->late_held_sleep_ns) {
 		uint64_t shown_ns = (uint64_t)(found / rate);
