@@ -5,7 +5,9 @@
  * it. A thread's round is the polls between two polls of the same queue; a
  * round in which every queue came back empty, followed by an empty poll, is
  * an idle iteration, and the engine may wait there, before the callback
- * returns (nothing was received, so nothing waits for tx).
+ * returns (nothing was received, so nothing waits for tx). Here: the queues
+ * attached, the threads' engines and what they load; the per-poll path is
+ * attach_poll.c.
  */
 #include "lull_nap_attach.h"
 
@@ -26,17 +28,6 @@
 #include "sleepopt.h"
 #include "wakeopt.h"
 
-/* One rx queue lull is attached to: the callback's user parameter (static,
- * as ethdev never frees a removed callback's memory before the app may). */
-struct attach_rxq {
-	const struct rte_eth_rxtx_callback *cb;
-	uint64_t pkts;      /**< received since attached: written by the thread polling it */
-	unsigned int owner; /**< 1 + the index of the thread that last received from it */
-	uint32_t ring;      /**< its descriptors, 0: the driver does not say */
-	double line_ppns;   /**< its port's line rate, 64-byte packets per ns */
-	bool line_assumed;
-} __attribute__((aligned(64))); /* threads polling neighbours share no line */
-
 pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct attach_rxq rxqs[RTE_MAX_ETHPORTS][LULL_NAP_ATTACH_MAX_QUEUES];
 #define LINE_10G_PPNS (10e9 / (84 * 8) / 1e9) /* a line without a speed: 10 GbE */
@@ -46,13 +37,6 @@ static bool intr_port[RTE_MAX_ETHPORTS];      /**< configured with rx interrupts
 struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 unsigned int lull_nap_n_thrs;
 uint64_t lull_nap_attach_gen = 1; /**< bumped when what a thread loads changes */
-/* initial-exec: the library is loaded at start (LD_PRELOAD, or linked), so its
- * TLS is static and reading it is one load; the default model of a shared
- * object calls __tls_get_addr on every read: 3 % of testpmd's forwarding lcore
- * on null ports. */
-static __thread struct lull_nap_thr *self __attribute__((tls_model("initial-exec")));
-/* this thread could have no engine: it polls without lull, and tries no more */
-static __thread bool no_engine __attribute__((tls_model("initial-exec")));
 
 static void
 no_flush(void *ctx)
@@ -61,8 +45,8 @@ no_flush(void *ctx)
 }
 
 /* A set of sources' signature: a sum of hashes, so order does not matter. */
-static uint64_t
-sig_of_round(const uint32_t *keys, unsigned int n)
+uint64_t
+lull_nap_round_sig(const uint32_t *keys, unsigned int n)
 {
 	uint64_t sig = 0;
 
@@ -124,8 +108,8 @@ lull_nap_port_intr(uint16_t port, bool on)
 }
 
 /* A thread's engine, made at its first poll of an attached queue. */
-static struct lull_nap_thr *
-thr_new(void)
+struct lull_nap_thr *
+lull_nap_thr_new(void)
 {
 	struct lull_nap_thr *t = calloc(1, sizeof(*t));
 	struct lull_nap_host host = {.poll = peek, .peeks = true, .flush = no_flush};
@@ -146,7 +130,6 @@ thr_new(void)
 	/* a driver's teardown waits for its round to end (teardown.h) */
 	lull_nap_set_quiesce(&t->nap, lull_quiesce_claim());
 	t->index = i;
-	t->tid = (uint64_t)pthread_self();
 	t->os_tid = rte_sys_gettid();
 	t->start_tsc = rte_rdtsc();
 	lull_nap_thread_start(&t->nap);
@@ -234,8 +217,8 @@ thr_ring_line(const uint32_t *keys, unsigned int n, struct ring_line *rl)
 
 /* Take the options in force for a thread whose bursts hold up to burst
  * packets and that polls the n sources in keys. */
-static void
-thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned int n)
+void
+lull_nap_thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned int n)
 {
 	struct lull_nap_conf conf;
 	struct ring_line rl;
@@ -244,7 +227,7 @@ thr_load(struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned 
 	char err[256];
 	int cpu = sched_getcpu();
 
-	t->loaded_sig = sig_of_round(keys, n);
+	t->loaded_sig = lull_nap_round_sig(keys, n);
 	t->n_loaded = n;
 	pthread_mutex_lock(&attach_lock);
 	t->gen = __atomic_load_n(&lull_nap_attach_gen, __ATOMIC_ACQUIRE);
@@ -311,168 +294,6 @@ lull_nap_attach_wait_cap(uint64_t max_ns)
 	pthread_mutex_unlock(&attach_lock);
 }
 
-bool
-lull_nap_attach_thread_polls(void)
-{
-	return self != NULL;
-}
-
-/* n > 0 packets of at most max_pkts: the engine's and q's counts (q NULL: a
- * source no rx callback sees) */
-static inline __attribute__((always_inline)) void
-counted(struct lull_nap_thr *t, struct attach_rxq *q, uint16_t n, uint16_t max_pkts)
-{
-	lull_nap_rx(&t->nap, n, max_pkts);
-	if (q != NULL) {
-		/* one thread polls a queue at a time; telemetry reads them */
-		__atomic_store_n(&q->pkts, __atomic_load_n(&q->pkts, __ATOMIC_RELAXED) + n,
-			__ATOMIC_RELAXED);
-		if (__builtin_expect(
-			    __atomic_load_n(&q->owner, __ATOMIC_RELAXED) != t->index + 1, 0))
-			__atomic_store_n(&q->owner, t->index + 1, __ATOMIC_RELAXED);
-	}
-}
-
-/* A burst short of max_pkts: its size goes into a histogram, a call. @return n. */
-static __attribute__((noinline)) uint16_t
-counted_short(struct lull_nap_thr *t, struct attach_rxq *q, uint16_t n, uint16_t max_pkts)
-{
-	counted(t, q, n, max_pkts);
-	return n;
-}
-
-/* The poll's packets join the thread's round and the counts. Whatever it
- * calls it calls last, so that a full burst's path saves no register.
- * @return n. */
-static inline __attribute__((always_inline)) uint16_t
-joined(struct lull_nap_thr *t, struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
-{
-	if (t->n_round < LULL_NAP_ATTACH_MAX_QUEUES)
-		t->round[t->n_round++] = key;
-	t->round_rx += n;
-	if (n == 0)
-		return 0;
-	if (n != max_pkts)
-		return counted_short(t, q, n, max_pkts);
-	counted(t, q, n, max_pkts);
-	return n;
-}
-
-/* The round is over (the thread polls a source of it again, key, which
- * brought n): account for it, decide after an empty one, and start the next
- * round with this poll. Out of line and called last, so that the per-burst
- * path saves no register. @return n. */
-static __attribute__((noinline)) uint16_t
-round_over(
-	struct lull_nap_thr *t, struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
-{
-	uint64_t now_tsc;
-
-	/* the driver calls of the rounds before are over (lib/quiesce.h); a
-	 * saturated thread comes here every LULL_NAP_ATTACH_UNREAD_ROUNDS rounds,
-	 * which is soon enough for a teardown and costs its rounds nothing */
-	lull_quiesce_pass(t->nap.qs);
-	/* other sources than last loaded (a queue moved here or away): load with
-	 * them, for their interrupts (as many: here; the same number of others:
-	 * at housekeeping) */
-	if (t->n_round != t->n_loaded)
-		thr_load(t, max_pkts, t->round, t->n_round);
-	now_tsc = rte_rdtsc();
-	if (t->unread > 0) {
-		lull_nap_account_span(&t->nap, t->unread, now_tsc);
-		t->unread = 0;
-		t->nap.woken = false; /* they brought packets */
-	}
-	lull_nap_account(&t->nap, t->round_rx, now_tsc);
-	/* the engine judges a wake by the next decision's packets; here it
-	 * decides only after empty rounds: a wake that brought some was good */
-	if (t->round_rx > 0)
-		t->nap.woken = false;
-	/* a change (lullctl set) is taken after the wait it may concern: an
-	 * idle thread counts 1024 rounds in seconds, not microseconds */
-	if (t->round_rx == 0 && n == 0) {
-		lull_nap_idle(&t->nap, 0, now_tsc);
-		if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen)
-			thr_load(t, max_pkts, t->round, t->n_round);
-	}
-	if (++t->rounds % LULL_NAP_HOUSEKEEPING_ITERS == 0) {
-		lull_nap_housekeeping(&t->nap);
-		if (__atomic_load_n(&lull_nap_attach_gen, __ATOMIC_RELAXED) != t->gen ||
-			sig_of_round(t->round, t->n_round) != t->loaded_sig)
-			thr_load(t, max_pkts, t->round, t->n_round);
-	}
-	t->n_round = 0;
-	t->round_rx = 0;
-	return joined(t, q, key, n, max_pkts);
-}
-
-/* This thread's first poll of a source lull sees: its engine, and the poll
- * joins its first round. Without one (past the thread table, or out of
- * memory) this thread polls, says so once, and tries no more. @return n. */
-static __attribute__((noinline, cold)) uint16_t
-first_poll(struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
-{
-	struct lull_nap_thr *t;
-
-	if (no_engine)
-		return n;
-	t = self = thr_new();
-	if (t == NULL) {
-		no_engine = true;
-		if (errno == ENOSPC)
-			fprintf(stderr,
-				"lull: thread %d polls without lull: more than %d threads poll "
-				"what lull is attached to\n",
-				rte_sys_gettid(), LULL_NAP_ATTACH_MAX_THREADS);
-		else
-			fprintf(stderr, "lull: thread %d polls without lull: out of memory\n",
-				rte_sys_gettid());
-		return n;
-	}
-	thr_load(t, max_pkts, NULL, 0);
-	return joined(t, q, key, n, max_pkts);
-}
-
-/* This thread polled source key (port << 16 | queue, or another source's key:
- * q NULL) and got n of at most max_pkts packets. Inline in the rx callback: a
- * call through the library's exported name would go through the PLT every
- * burst. @return n. */
-static inline __attribute__((always_inline)) uint16_t
-polled(struct attach_rxq *q, uint32_t key, uint16_t n, uint16_t max_pkts)
-{
-	struct lull_nap_thr *t = self;
-
-	if (__builtin_expect(t == NULL, 0))
-		return first_poll(q, key, n, max_pkts);
-	for (unsigned int i = 0; i < t->n_round; i++) {
-		if (t->round[i] != key)
-			continue;
-		/* this source again: the round is over. Every poll of it full: a
-		 * saturated thread decides nothing, and reading the clock was a third
-		 * of the callback's cost on null ports; it is read every few such
-		 * rounds, and at housekeeping */
-		if (t->round_rx == 0 || t->round_rx != (uint32_t)t->n_round * max_pkts ||
-			t->unread >= LULL_NAP_ATTACH_UNREAD_ROUNDS ||
-			(t->rounds + 1) % LULL_NAP_HOUSEKEEPING_ITERS == 0 ||
-			t->n_round != t->n_loaded)
-			return round_over(t, q, key, n, max_pkts);
-		t->unread++;
-		t->rounds++;
-		t->n_round = 0;
-		t->round_rx = 0;
-		break;
-	}
-	return joined(t, q, key, n, max_pkts);
-}
-
-static uint16_t
-on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n, uint16_t max_pkts,
-	void *user)
-{
-	(void)pkts;
-	return polled(user, (uint32_t)port << 16 | queue, n, max_pkts);
-}
-
 void
 lull_nap_attach_shown(const struct lull_nap_thr *t, struct lull_nap_thr_shown *out)
 {
@@ -507,12 +328,6 @@ lull_nap_attach_port_intr(uint16_t port)
 	return on;
 }
 
-void
-lull_nap_attach_polled(uint32_t key, uint16_t n, uint16_t max_pkts)
-{
-	polled(NULL, key, n, max_pkts);
-}
-
 int
 lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 {
@@ -533,7 +348,7 @@ lull_nap_rxq_enable(uint16_t port, uint16_t queue, char *err, size_t errlen)
 		q->ring = pl.rx_ring;
 		q->line_ppns = pl.line_pps / 1e9;
 		q->line_assumed = pl.line_assumed;
-		q->cb = rte_eth_add_rx_callback(port, queue, on_rx, q);
+		q->cb = rte_eth_add_rx_callback(port, queue, lull_nap_attach_on_rx, q);
 		if (q->cb == NULL) {
 			ret = -rte_errno;
 			snprintf(err, errlen, "port %u queue %u: cannot add an rx callback: %s",

@@ -20,6 +20,17 @@ struct attach_opts {
 	uint32_t rx_desc; /**< an rx ring whose driver does not say how long it is */
 };
 
+/* One rx queue lull is attached to: the callback's user parameter (static,
+ * as ethdev never frees a removed callback's memory before the app may). */
+struct attach_rxq {
+	const struct rte_eth_rxtx_callback *cb;
+	uint64_t pkts;      /**< received since attached: written by the thread polling it */
+	unsigned int owner; /**< 1 + the index of the thread that last received from it */
+	uint32_t ring;      /**< its descriptors, 0: the driver does not say */
+	double line_ppns;   /**< its port's line rate, 64-byte packets per ns */
+	bool line_assumed;
+} __attribute__((aligned(64))); /* threads polling neighbours share no line */
+
 /** Guards the options, the attached queues and every thread's shown settings. */
 extern pthread_mutex_t attach_lock;
 
@@ -43,8 +54,11 @@ struct lull_nap_thr_shown {
 	bool line_assumed;  /**< a line without a speed taken as 10 GbE */
 };
 
-/** Saturated rounds (every poll full) at most between two reads of the clock. */
-#define LULL_NAP_ATTACH_UNREAD_ROUNDS 31
+/** Saturated rounds (every poll full) at most between two reads of the clock.
+ * What runs there evicts the host's lines: once in 32 rounds it cost testpmd
+ * ~1 % on null ports, where the 256 rounds between take ~140 us (teardown's
+ * grace period waits up to LULL_TEARDOWN_MAX_MS for a pass). */
+#define LULL_NAP_ATTACH_UNREAD_ROUNDS 255
 
 /** One polling thread's engine and its round. */
 struct lull_nap_thr {
@@ -64,9 +78,11 @@ struct lull_nap_thr {
 	unsigned int n_cq;
 	uint32_t round_rx; /**< packets this round */
 	uint32_t unread;   /**< saturated rounds since the clock was last read */
+	/** A saturated stretch (every poll full, in the order of the round that
+	 * began it): its length in polls, and how many are left; 0: none. */
+	uint32_t sat_polls, sat_left;
 	uint64_t rounds;
-	uint64_t gen; /**< lull_nap_attach_gen when it last loaded */
-	uint64_t tid;
+	uint64_t gen;       /**< lull_nap_attach_gen when it last loaded */
 	int os_tid;         /**< its kernel thread id (gettid) */
 	uint64_t start_tsc; /**< when it first polled */
 	unsigned int index;
@@ -81,6 +97,24 @@ struct lull_nap_thr {
 extern struct lull_nap_thr *lull_nap_thrs[LULL_NAP_ATTACH_MAX_THREADS];
 extern unsigned int lull_nap_n_thrs;
 extern uint64_t lull_nap_attach_gen;
+
+/** A thread's engine, made at its first poll of an attached source (called
+ * with no lock held), or NULL with errno (ENOSPC: the thread table is full). */
+struct lull_nap_thr *lull_nap_thr_new(void);
+
+/** Load t with the options in force, for bursts of up to burst packets and
+ * the n sources in keys (NULL, 0: before its first round). */
+void lull_nap_thr_load(
+	struct lull_nap_thr *t, uint16_t burst, const uint32_t *keys, unsigned int n);
+
+/** A set of sources' signature, whatever their order. */
+uint64_t lull_nap_round_sig(const uint32_t *keys, unsigned int n);
+
+struct rte_mbuf;
+/** The rx callback of every attached queue (attach_poll.c); user: its struct
+ * attach_rxq. @return n. */
+uint16_t lull_nap_attach_on_rx(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t n,
+	uint16_t max_pkts, void *user);
 
 /** A copy of t's settings as last loaded. */
 void lull_nap_attach_shown(const struct lull_nap_thr *t, struct lull_nap_thr_shown *out);

@@ -200,14 +200,25 @@ lull_nap_intr_ok(const struct lull_nap *nap)
 	return nap->waiter.intr_ok;
 }
 
+/** bursts full rx bursts of burst packets each, at once (a host that counts
+ * them before telling). Inline, no syscall. */
+static inline void
+lull_nap_rx_full(struct lull_nap *nap, uint32_t bursts, uint16_t burst)
+{
+	lull_counter_add(&nap->stats[LULL_PMD_FULL_BURSTS], bursts);
+	if (nap->on)
+		lull_policy_observe(&nap->policy, bursts * burst);
+}
+
 /** A non-empty rx burst of n packets (burst: the most one can hold). Inline, no syscall. */
 static inline void
 lull_nap_rx(struct lull_nap *nap, uint16_t n, uint16_t burst)
 {
-	if (__builtin_expect(n == burst, 1))
-		lull_counter_add(&nap->stats[LULL_PMD_FULL_BURSTS], 1);
-	else
-		lull_hist_add(&nap->burst_pkts, n);
+	if (__builtin_expect(n == burst, 1)) {
+		lull_nap_rx_full(nap, 1, burst);
+		return;
+	}
+	lull_hist_add(&nap->burst_pkts, n);
 	if (nap->on)
 		lull_policy_observe(&nap->policy, n);
 }
