@@ -71,19 +71,24 @@ lull_cost_late_quantile(const struct lull_cost *c, double q)
 uint64_t
 lull_cost_late_tail_ns(const struct lull_cost *c)
 {
-	for (unsigned int b = LULL_COST_LATE_BUCKETS; b-- > 0;)
-		if (c->late[b] > 1)
-			return late_edge(b) > c->late_tail2_ns ? late_edge(b) : c->late_tail2_ns;
-	return c->late_tail2_ns;
+	uint64_t edge_ns;
+
+	if (c->late_top2 == 0)
+		return c->late_tail2_ns;
+	edge_ns = late_edge(c->late_top2 - 1);
+	return edge_ns > c->late_tail2_ns ? edge_ns : c->late_tail2_ns;
 }
 
 static void
 halve(struct lull_cost *c)
 {
 	c->late_total = 0;
+	c->late_top2 = 0;
 	for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++) {
 		c->late[b] /= 2;
 		c->late_total += c->late[b];
+		if (c->late[b] > 1)
+			c->late_top2 = b + 1;
 	}
 }
 
@@ -95,26 +100,46 @@ lull_cost_keep_pct(unsigned int k)
 	return k < LULL_COST_KEEP_N ? keep_pct[k] : 0;
 }
 
+void
+lull_cost_excess_load(const struct lull_cost *c, struct lull_cost_excess *e)
+{
+	e->n = 0;
+	e->total = (double)c->late_total;
+	for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++) {
+		if (c->late[b] == 0)
+			continue;
+		e->b[e->n].count = (double)c->late[b];
+		e->b[e->n].hi_ns = (double)late_edge(b);
+		e->b[e->n].lo_ns = b > 0 ? (double)late_edge(b - 1) : 0;
+		e->n++;
+	}
+}
+
 double
-lull_cost_late_excess_ns(const struct lull_cost *c, uint64_t x_ns)
+lull_cost_excess_ns(const struct lull_cost_excess *e, uint64_t x_ns)
 {
 	double sum = 0, x = (double)x_ns;
 
-	if (c->late_total == 0)
+	if (e->total == 0)
 		return 0;
-	for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++) {
-		double hi, lo;
+	for (unsigned int i = 0; i < e->n; i++) {
+		double hi = e->b[i].hi_ns, lo = e->b[i].lo_ns;
 
-		if (c->late[b] == 0)
-			continue;
-		hi = (double)late_edge(b);
-		lo = b > 0 ? (double)late_edge(b - 1) : 0;
 		if (x <= lo)
-			sum += c->late[b] * ((hi + lo) / 2 - x);
+			sum += e->b[i].count * ((hi + lo) / 2 - x);
 		else if (x < hi)
-			sum += c->late[b] * (hi - x) * (hi - x) / (2 * (hi - lo));
+			sum += e->b[i].count * (hi - x) * (hi - x) / (2 * (hi - lo));
 	}
-	return sum / c->late_total;
+	return sum / e->total;
+}
+
+double
+lull_cost_late_excess_ns(const struct lull_cost *c, uint64_t x_ns)
+{
+	struct lull_cost_excess e;
+
+	lull_cost_excess_load(c, &e);
+	return lull_cost_excess_ns(&e, x_ns);
 }
 
 /* Read the quantiles; with hysteresis (struct lull_cost), unless at once. */
@@ -188,7 +213,10 @@ lull_cost_stall(struct lull_cost *c, uint64_t round_ns)
 void
 lull_cost_late(struct lull_cost *c, uint64_t late_ns)
 {
-	c->late[late_bucket(late_ns)]++;
+	unsigned int b = late_bucket(late_ns);
+
+	if (++c->late[b] > 1 && b + 1 > c->late_top2)
+		c->late_top2 = b + 1;
 	keep_two(&c->late_tail_ns, &c->late_tail2_ns, late_ns);
 	if (++c->tail_since >= LULL_COST_TAIL_WINDOW)
 		tail_window_end(c);

@@ -20,26 +20,29 @@
  * found from the top by a coarse scan, then halving.
  */
 static bool
-keeps(const struct lull_cost *c, uint64_t budget_ns, uint64_t s_ns, double miss, double mean_ns)
+keeps(const struct lull_cost_excess *e, uint64_t budget_ns, uint64_t s_ns, double miss,
+	double mean_ns)
 {
 	/* a tenth of the share kept back: the histogram knows a value within its bucket */
-	return lull_cost_late_excess_ns(c, budget_ns - s_ns) <=
-	       0.9 * miss * ((double)s_ns + mean_ns);
+	return lull_cost_excess_ns(e, budget_ns - s_ns) <= 0.9 * miss * ((double)s_ns + mean_ns);
 }
 
 static uint64_t
 budget_cap(const struct lull_policy *pol, double miss)
 {
-	const struct lull_cost *c = &pol->cost;
 	uint64_t b_ns = pol->p.budget_ns, top_ns = min_u64(b_ns, pol->p.max_sleep_ns);
 	uint64_t step_ns = top_ns / 32 + 1, ok_ns, bad_ns;
-	double mean_ns = lull_cost_late_excess_ns(c, 0);
+	struct lull_cost_excess e; /* read once: up to ~40 reads of the excess follow */
+	double mean_ns;
 
-	if (keeps(c, b_ns, top_ns, miss, mean_ns))
+	lull_cost_excess_load(&pol->cost, &e);
+	mean_ns = lull_cost_excess_ns(&e, 0);
+
+	if (keeps(&e, b_ns, top_ns, miss, mean_ns))
 		return top_ns;
 	for (bad_ns = top_ns;; bad_ns -= step_ns) {
 		ok_ns = bad_ns > step_ns ? bad_ns - step_ns : 0;
-		if (keeps(c, b_ns, ok_ns, miss, mean_ns))
+		if (keeps(&e, b_ns, ok_ns, miss, mean_ns))
 			break;
 		if (ok_ns == 0)
 			return 0;
@@ -47,7 +50,7 @@ budget_cap(const struct lull_policy *pol, double miss)
 	while (bad_ns - ok_ns > 256) {
 		uint64_t mid_ns = ok_ns + (bad_ns - ok_ns) / 2;
 
-		if (keeps(c, b_ns, mid_ns, miss, mean_ns))
+		if (keeps(&e, b_ns, mid_ns, miss, mean_ns))
 			ok_ns = mid_ns;
 		else
 			bad_ns = mid_ns;

@@ -87,6 +87,35 @@ test_late_excess(void **state)
 		fail_msg("excess beyond 1 ms: %.0f ns", e);
 }
 
+/* The highest bucket holding two samples, kept as samples come and as the
+ * window halves, is the one a scan finds: lateness spread log-uniformly over
+ * 0.1 us - 20 ms, across several halvings and the tail window's end. */
+static void
+test_tail_bucket_kept(void **state)
+{
+	struct lull_cost c;
+	uint64_t x = 88172645463325252ull; /* xorshift64 */
+
+	(void)state;
+	lull_cost_init(&c);
+	for (unsigned int i = 0; i < 3 * LULL_COST_TAIL_WINDOW; i++) {
+		unsigned int top2 = 0;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		lull_cost_late(&c, (uint64_t)(100.0 * pow(2e5, (double)(x % 100000) / 1e5)));
+		if (i % 5000 == 0)
+			lull_cost_forget(&c);
+		for (unsigned int b = 0; b < LULL_COST_LATE_BUCKETS; b++)
+			if (c.late[b] > 1)
+				top2 = b + 1;
+		if (c.late_top2 != top2)
+			fail_msg("sample %u: kept top bucket %u, a scan finds %u", i, c.late_top2,
+				top2);
+	}
+}
+
 static void
 test_wait_costs(void **state)
 {
@@ -115,6 +144,7 @@ main(void)
 		cmocka_unit_test(test_quantiles_err_late),
 		cmocka_unit_test(test_window_and_forget),
 		cmocka_unit_test(test_late_excess),
+		cmocka_unit_test(test_tail_bucket_kept),
 		cmocka_unit_test(test_wait_costs),
 	};
 
