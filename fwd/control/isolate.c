@@ -111,10 +111,14 @@ lull_isolate_control(const struct lull_config *cfg, const pid_t *pmd_tids, unsig
 			continue;
 		if (cfg->n_control_cpus > 0) {
 			if (sched_setaffinity(tid, sizeof(want), &want) < 0) {
+				int e = errno;
+
+				if (e == ESRCH) /* it exited since it was listed */
+					continue;
 				snprintf(err, errlen, "--control-cores: thread %d: %s", (int)tid,
-					strerror(errno));
+					strerror(e));
 				closedir(dir);
-				return -errno;
+				return -e;
 			}
 			moved++;
 		}
