@@ -71,21 +71,23 @@ log "warning: $(head -n 1 "$T_DIR/warn" | sed 's/^lull: //')"
 rsize=$(grep -o "rsize=[0-9]*" "$T_DIR/warn" | head -n 1 | cut -d= -f2)
 [ -n "$rsize" ] && [ "$rsize" -gt 10 ] || die "the warning names no larger memif rsize"
 
-# o, p and b: three alternated rounds each, judged on the medians (b's loss is
-# the race of lull-gen's burst against lull's forwarding into a ring half the
-# burst's size: 1,024-8,032 seen in single runs against o's 4,384-6,432 on a
-# quiet machine)
+# o, p and b: alternated rounds, judged on the medians (b's loss is the race of
+# lull-gen's burst against lull's forwarding into a ring half the burst's size:
+# 1,024-8,032 seen in single runs against o's 4,384-6,432 on a quiet machine;
+# on an Intel guest busy polling itself lost 3,072-36,224 a round)
 o_all="" p_all="" b_all=""
-for round in 1 2 3; do
-	run "o$round" 10 2048 102400
-	o_all="$o_all $LOST"
-	run "p$round" 10 2048 102400 --sleep-policy off
-	p_all="$p_all $LOST"
-	LOSE_OK=1 run "b$round" 10 2048 102400 --burst-tolerance 4096
-	b_all="$b_all $LOST"
-	grep -q "sleeps capped at" "$T_DIR/b$round.log" || die "no cap logged for --burst-tolerance 4096"
-done
-o_lost=$(median3 "$o_all") p_lost=$(median3 "$p_all") b_lost=$(median3 "$b_all")
+rounds() {
+	local round
+	for round in "$@"; do
+		run "o$round" 10 2048 102400
+		o_all="$o_all $LOST"
+		run "p$round" 10 2048 102400 --sleep-policy off
+		p_all="$p_all $LOST"
+		LOSE_OK=1 run "b$round" 10 2048 102400 --burst-tolerance 4096
+		b_all="$b_all $LOST"
+		grep -q "sleeps capped at" "$T_DIR/b$round.log" || die "no cap logged for --burst-tolerance 4096"
+	done
+}
 # rate's ring bound (a spell going on bounds the sleeps by its own rate) already
 # saves most of these bursts when the sender is slow (under ASan o lost 4,768);
 # b and c are judged against what o lost, and at least two bursts' overflow
@@ -102,12 +104,27 @@ floor=2112
 # and where busy polling's own rounds spread wider than that, its spread (under
 # ASan on an Intel guest, p 9,664-17,184 and b's median 20,768 failed a margin of
 # 2,112 alone)
-p_max=$(sorted "$p_all" | tail -n 1) p_min=$(sorted "$p_all" | head -n 1)
-p_spread=$((p_max - p_min))
-p_allow=$((p_max + (p_spread > floor ? p_spread : floor)))
-allow=$((o_lost / 4 > p_allow ? o_lost / 4 : p_allow))
-allow_b=$((o_lost / 2 > p_allow ? o_lost / 2 : p_allow))
-log "medians of 3 rounds, of 102400: uncapped $o_lost ($o_all), busy polling $p_lost ($p_all), --burst-tolerance 4096 $b_lost ($b_all); b may lose $allow_b, c $allow"
+judge_rounds() {
+	o_lost=$(median_of "$o_all") p_lost=$(median_of "$p_all") b_lost=$(median_of "$b_all")
+	local p_max p_min p_spread p_allow
+	p_max=$(sorted "$p_all" | tail -n 1) p_min=$(sorted "$p_all" | head -n 1)
+	p_spread=$((p_max - p_min))
+	p_allow=$((p_max + (p_spread > floor ? p_spread : floor)))
+	allow=$((o_lost / 4 > p_allow ? o_lost / 4 : p_allow))
+	allow_b=$((o_lost / 2 > p_allow ? o_lost / 2 : p_allow))
+	log "medians of $(wc -w <<<"$p_all") rounds, of 102400: uncapped $o_lost ($o_all), busy polling $p_lost ($p_all), --burst-tolerance 4096 $b_lost ($b_all); b may lose $allow_b, c $allow"
+}
+rounds 1 2 3
+judge_rounds
+# three rounds of busy polling can come out tight and low by chance where its
+# rounds spread 3,072-36,224 (an Intel guest; a CI run failed this test after
+# its third round, the cause cut off): then three more of each, judged on all
+# six; a cap that lets b lose more than busy polling still fails
+if [ "$b_lost" -gt "$allow_b" ]; then
+	log "b over its margin in 3 rounds: 3 more of each"
+	rounds 4 5 6
+	judge_rounds
+fi
 [ "$b_lost" -le "$allow_b" ] || die "--burst-tolerance 4096 lost a median $b_lost, over $allow_b"
 
 run c "$rsize" 2048 "$allow"
