@@ -6,6 +6,8 @@
 #   ovs250    OVS's own load-based sleeping, pmd-maxsleep=250, no lull
 #   ovs50     the same at 50 us
 #   ovs0      OVS busy polling (pmd-maxsleep=0, no lull): the latency floor
+#   again250  ovs250 and ovs50 once more in the same round (OVS_AGAIN=1): the
+#   again50   rule judged between two runs of one configuration, its floor here
 #   match250  lull matched to ovs250 and ovs50: OVS's maximum sleep X as
 #   match50   lull's sleep-max-us, and before each load lullctl sets
 #             latency-budget-us to what ovsX's sleeping adds at p99 at that
@@ -197,6 +199,7 @@ ovs_run() {
 	case $cfg in
 	lull | match*) pre=$PRELOAD kv=(pmd-maxsleep=0) OVS_LULL=$cfg ;;
 	ovs*) kv=("pmd-maxsleep=${cfg#ovs}") ;;
+	again*) kv=("pmd-maxsleep=${cfg#again}") ;;
 	esac
 	case $dev in
 	tap) a="net_tap0,iface=$TAP_A" b="net_tap1,iface=$TAP_B" more=options:n_rxq=2 pfx=tap- ;;
@@ -265,7 +268,7 @@ med = {k: [statistics.median(c) for c in zip(*v)] for k, v in vals.items()}
 def rng(k, i):
     c = [v[i] for v in vals[k]]
     return f"{min(c):g}-{max(c):g}"
-cfgs = ("lull", "match250", "match50", "ovs250", "ovs50", "ovs0", "floor")
+cfgs = ("lull", "match250", "match50", "ovs250", "again250", "ovs50", "again50", "ovs0", "floor")
 # columns: CPU, then (loads) P50 P99 LOST OFFERED; RQ and WAKES after the CPU
 # of an idle line, after OFFERED of a load's (neither on the floor's line;
 # WAKES not in a file of a run before they were measured)
@@ -313,6 +316,24 @@ for kind in ("defaults", "matched"):
                 print(f"cell {load} vs {o} ({mine}): OVS+lull worse: {', '.join(why)}")
     share[kind] = good / cells if cells else float("nan")
     print(f"OVS cells where OVS+lull at {kind} is no worse than OVS's own sleeping: {good}/{cells}")
+# OVS's own sleeping against itself (OVS_AGAIN=1): both ways, as one
+# configuration's two runs are alike; what share the rule gives a
+# configuration that is the same as OVS's, on this host in these rounds
+good = cells = 0
+for load in loads:
+    for o in ("ovs250", "ovs50"):
+        a = "again" + o[3:]
+        if (o, load) not in med or (a, load) not in med:
+            continue
+        for x, y in ((a, o), (o, a)):
+            why = judge(x, y, load)
+            cells += 1
+            good += not why
+            if why:
+                print(f"self {load} {x} vs {y}: worse: {', '.join(why)}")
+if cells:
+    print(f"OVS cells where OVS's own sleeping is no worse than itself run again: {good}/{cells}")
+    print(f"OVS_SHARE_AGAIN={good / cells:.3f}")
 print(f"OVS_SHARE_DEFAULTS={share['defaults']:.3f}")
 print(f"OVS_SHARE={share['matched']:.3f}")
 PY
