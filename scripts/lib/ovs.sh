@@ -15,7 +15,9 @@
 #                  PMD polls both
 #   ovs_vsctl / ovs_appctl / ovs_ofctl ARGS...   the tools, against this OVS
 #   ovs_pmd_tid    the PMD thread of OVS_PID (OVS names it pmd-c01/id:N)
-#   ovs_stop       `ovs-appctl exit` (SIGTERM after 10 s), then the database;
+#   ovs_stop       `ovs-appctl exit --cleanup` (SIGTERM after 10 s; the
+#                  datapath goes with it: no br0 or ovs-netdev tap is left
+#                  behind), then the database;
 #                  1 if vswitchd had to be killed; H_RC its exit code
 # OVS_VSWITCHD names the binary (default: Debian's DPDK build).
 OVS_VSWITCHD=${OVS_VSWITCHD:-/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk}
@@ -103,7 +105,7 @@ ovs_pmd_tid() {
 
 ovs_stop() {
 	local rc=0
-	ovs_appctl exit >/dev/null 2>&1 || true
+	ovs_appctl exit --cleanup >/dev/null 2>&1 || true
 	for _ in $(seq 100); do kill -0 "$OVS_PID" 2>/dev/null || break; sleep 0.1; done
 	h_stop "$OVS_PID" 10 TERM || rc=1
 	ovs_env ovs-appctl -t "$OVS_DIR/db.ctl" exit >/dev/null 2>&1 || true
