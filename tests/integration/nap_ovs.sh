@@ -62,7 +62,8 @@ p1_core() {
 
 # OVS's netdev datapath makes tap devices (br0, ovs-netdev) that outlive it
 # unless it exits with --cleanup (ovs_stop): none may be left behind
-had_taps=$(ip -o link show | grep -c -E ": (br0|ovs-netdev)[:@]" || true)
+dp_taps() { ip -o link show | grep -c -E ": (br0|ovs-netdev)[:@]" || true; }
+had_taps=$(dp_taps)
 
 # 1. plain OVS's busy PMD, for the idle comparison
 ovs_start plain "" || die "plain ovs-vswitchd did not start"
@@ -237,7 +238,6 @@ done
 	die "the idle PMD did not take the set within 3 s: $("$LULLCTL" -f "$OVS_PREFIX" pmd-sleep-show)"
 ovs_stop || die "ovs-vswitchd with lull (tap) did not exit on ovs-appctl exit"
 [ "$H_RC" -eq 0 ] || die "ovs-vswitchd (tap) exited with $H_RC"
-left=$(ip -o link show | grep -c -E ": (br0|ovs-netdev)[:@]" || true)
-[ "$left" -le "$had_taps" ] ||
+[ "$(dp_taps)" -le "$had_taps" ] ||
 	die "OVS left its datapath's taps behind: $(ip -br link show | grep -E "^(br0|ovs-netdev) ")"
 log "PASS"

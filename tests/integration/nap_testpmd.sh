@@ -142,8 +142,7 @@ sleep 1
 	--vdev "$(memif_vdev 0 client "$sa")" --vdev "$(memif_vdev 1 client "$sb")" \
 	-- --profile rate:100k:4s --json "$T_DIR/gwp.json" >"$T_DIR/gwp.log" 2>&1 &
 gen_pid=$!
-for _ in $(seq 100); do grep -qs "^\[phase 1/1" "$T_DIR/gwp.log" && break; sleep 0.1; done
-grep -qs "^\[phase 1/1" "$T_DIR/gwp.log" || die "lull-gen sent nothing in 10 s: $(tail -n 3 "$T_DIR/gwp.log")"
+wait_log gwp '^\[phase 1/1' 10 # lull-gen's first second of traffic
 "$LULLCTL" -f "$TP_PREFIX" --json raw /lull/nap >"$T_DIR/wp0.json" || die "/lull/nap"
 "$LULLCTL" -f "$TP_PREFIX" set latency-budget-us 2 >/dev/null || die "lullctl set latency-budget-us 2"
 sleep 0.3
